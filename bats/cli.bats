@@ -1,0 +1,195 @@
+#!/usr/bin/env bats
+# The command line: help, version, list and argument errors.
+
+load helpers
+
+@test "list prints the whole roster exactly as the original" {
+	run --separate-stderr mas list
+	assert_success
+	assert_output - <<'OUT'
+=== MAS Agent List ===
+
+Meta Unit:
+  Unit 00: Meta Manager              (Model: opus)
+
+Design Unit:
+  Unit 10: Design Manager            (Model: opus)
+  Unit 11: UI Designer               (Model: sonnet)
+  Unit 12: UX Designer               (Model: sonnet)
+  Unit 13: Visual Designer           (Model: sonnet)
+
+Development Unit:
+  Unit 20: Development Manager       (Model: opus)
+  Unit 21: Frontend Developer        (Model: sonnet)
+  Unit 22: Backend Developer         (Model: sonnet)
+  Unit 23: DevOps                    (Model: sonnet)
+
+Business Unit:
+  Unit 30: Business Manager          (Model: opus)
+  Unit 31: Accounting                (Model: sonnet)
+  Unit 32: Strategy                  (Model: sonnet)
+  Unit 33: Analytics                 (Model: sonnet)
+OUT
+	[ -z "$stderr" ]
+}
+
+@test "list -u design prints the unit without indentation" {
+	run --separate-stderr mas list -u design
+	assert_success
+	assert_output - <<'OUT'
+=== MAS Agent List ===
+
+Unit 10: Design Manager            (Model: opus)
+Unit 11: UI Designer               (Model: sonnet)
+Unit 12: UX Designer               (Model: sonnet)
+Unit 13: Visual Designer           (Model: sonnet)
+OUT
+}
+
+@test "list -u with a comma list keeps the order of its parts" {
+	run --separate-stderr mas list -u 00,window3
+	assert_success
+	assert_output - <<'OUT'
+=== MAS Agent List ===
+
+Unit 00: Meta Manager              (Model: opus)
+Unit 30: Business Manager          (Model: opus)
+Unit 31: Accounting                (Model: sonnet)
+Unit 32: Strategy                  (Model: sonnet)
+Unit 33: Analytics                 (Model: sonnet)
+OUT
+}
+
+@test "list -u with an unknown target prints the header only and exits 0" {
+	run --separate-stderr mas list -u bogus
+	assert_success
+	# bats strips the trailing blank line: the header stands alone.
+	assert_output "=== MAS Agent List ==="
+}
+
+@test "list -u expands every target form of the original" {
+	local -A want=(
+		[00]="00" [33]="33" [agent-21]="21"
+		[window0]="00" [window1]="10 11 12 13" [window2]="20 21 22 23" [window3]="30 31 32 33"
+		[meta]="00" [design]="10 11 12 13" [development]="20 21 22 23" [business]="30 31 32 33"
+		[managers]="00 10 20 30" [workers]="11 12 13 21 22 23 31 32 33"
+		[all]="00 10 11 12 13 20 21 22 23 30 31 32 33"
+		["00, 11,window2,agent-33,nope"]="00 11 20 21 22 23 33"
+		["00,00,meta"]="00 00 00"
+		[Design]="" [14]=""
+	)
+	local target
+	for target in "${!want[@]}"; do
+		run --separate-stderr mas list -u "$target"
+		assert_success
+		[ "$(agent_ids "$output")" = "${want[$target]}" ] ||
+			fail "list -u '$target': got '$(agent_ids "$output")', want '${want[$target]}'"
+	done
+}
+
+@test "list -u names unknown parts on stderr" {
+	skip_if_original "bug #26: unknown parts were dropped silently"
+	run --separate-stderr mas list -u "00,nope"
+	assert_success
+	[ "$stderr" = 'mas: warning: no agent matches target "nope"' ]
+}
+
+@test "list -u 01 prints no agent for an id without a seat" {
+	skip_if_original "bug #26: the original printed 'Unit 01:' with an empty name"
+	run --separate-stderr mas list -u 01
+	assert_success
+	assert_output "=== MAS Agent List ==="
+}
+
+@test "version prints mas version <version>" {
+	run --separate-stderr mas version
+	assert_success
+	assert_output --regexp '^mas version [0-9]+\.[0-9]+\.[0-9]+[-.a-z0-9]*$'
+}
+
+@test "help and no arguments print usage with every original command, exit 0" {
+	local args
+	for args in help ""; do
+		# shellcheck disable=SC2086
+		run --separate-stderr mas $args
+		assert_success
+		local word
+		for word in init start send status stop attach list help version \
+			--config --skip-init --no-attach "-e, --execute"; do
+			assert_output --partial "$word"
+		done
+		[ -z "$stderr" ]
+	done
+}
+
+@test "help lists the new commands and every flag" {
+	skip_if_original "session, env and serve are new"
+	run --separate-stderr mas help
+	assert_success
+	local word
+	for word in "session create" "session list" "session show <id>" "session stop <id>" \
+		"session attach <id>" "env <id>" serve --shell --unset --json --addr --detail \
+		"-f, --force" "-w, --window" "-u, --unit" "-n, --no-execute" --name; do
+		assert_output --partial "$word"
+	done
+}
+
+@test "the binary behaves the same through a mas symlink" {
+	ln -s "$MAS_BIN" "$WORK/mas"
+	local args
+	for args in list "list -u workers" version help; do
+		# shellcheck disable=SC2086
+		run --separate-stderr "$MAS_BIN" $args
+		local direct="$output"
+		# shellcheck disable=SC2086
+		run --separate-stderr "$WORK/mas" $args 3>&-
+		assert_success
+		[ "$output" = "$direct" ] || fail "'$args' differs between mas_refactored.sh and mas"
+	done
+}
+
+@test "an unknown command is a usage error on stderr, exit 2" {
+	skip_if_original "bug #6: the original printed usage on stdout and exited 1"
+	run --separate-stderr mas bogus
+	assert_failure 2
+	assert_output ""
+	[ "$stderr" = "mas: unknown command: bogus" ]
+}
+
+@test "an unknown flag is a usage error, exit 2" {
+	skip_if_original "unknown flags were silently ignored"
+	run --separate-stderr mas list --bogus
+	assert_failure 2
+	assert_output ""
+	[ "$stderr" = "mas: list: unknown flag --bogus" ]
+}
+
+@test "a missing option value says so, exit 2" {
+	skip_if_original "bug #1: the original exited 1 without a word"
+	local args
+	for args in "start --config" "init --name" "attach -w" "list -u" "list --unit"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr mas $args
+		assert_failure 2
+		assert_output ""
+		[ "$stderr" = "mas: ${args##* } needs a value" ] || fail "$args: stderr '$stderr'"
+	done
+}
+
+@test "send without its two arguments is a usage error" {
+	skip_if_original "bug #1: the original exited 1 without a word"
+	run --separate-stderr mas send 00
+	assert_failure 2
+	[ "$stderr" = "mas: send: missing <message>" ]
+	run --separate-stderr mas send
+	assert_failure 2
+	[ "$stderr" = "mas: send: missing <target>" ]
+}
+
+@test "--help on a command prints its usage to stdout" {
+	skip_if_original "the original treated --help as an unknown command"
+	run --separate-stderr mas send --help
+	assert_success
+	assert_line --index 1 "  mas send <target> <message>"
+	assert_output --partial "-e, --execute"
+}

@@ -1,0 +1,13 @@
+# shellcheck shell=bash
+# Builds the binary under test once per run, unless MAS_BIN names one
+# (for example the original mas_refactored.sh, to show the suite encodes it).
+
+setup_suite() {
+	if [[ -z "${MAS_BIN:-}" ]]; then
+		local repo
+		repo="$(cd "$BATS_TEST_DIRNAME/.." && pwd)"
+		mkdir -p "$BATS_SUITE_TMPDIR/bin"
+		(cd "$repo" && go build -o "$BATS_SUITE_TMPDIR/bin/mas_refactored.sh" .)
+		export MAS_BIN="$BATS_SUITE_TMPDIR/bin/mas_refactored.sh"
+	fi
+}

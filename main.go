@@ -1,0 +1,93 @@
+// Command mas manages a team of thirteen coding agents in one tmux session.
+// It is a drop-in replacement for the bash tool mas_refactored.sh: the same
+// binary answers to both names.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "3.0.0-dev"
+
+// Exit codes: every exit of the program goes through exitCode.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+// usageError is a command line the program cannot accept; it exits 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
+
+// env is everything a run of the program reads from the outside world.
+type env struct {
+	args   []string
+	getenv func(string) string
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+}
+
+func main() {
+	closeInheritedFiles()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, env{
+		args:   os.Args,
+		getenv: os.Getenv,
+		stdin:  os.Stdin,
+		stdout: os.Stdout,
+		stderr: os.Stderr,
+	})
+	stop()
+	os.Exit(code)
+}
+
+// run executes one command line and returns the exit code. Errors are
+// printed here, once, as "mas: …" on stderr.
+func run(ctx context.Context, e env) int {
+	err := newApp(e).run(ctx, e.args[1:])
+	return exitCode(err, e.stderr)
+}
+
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	msg := strings.TrimRight(err.Error(), "\n")
+	fmt.Fprintf(stderr, "mas: %s\n", msg)
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return exitUsage
+	}
+	return exitFailure
+}
+
+// closeInheritedFiles marks every descriptor above stderr close-on-exec, so
+// that a tmux server started by this process does not keep the caller's
+// pipes open (a test runner's FD 3, a $(…) capture) after we exit.
+func closeInheritedFiles() {
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return
+	}
+	for _, ent := range entries {
+		var fd int
+		if _, err := fmt.Sscanf(ent.Name(), "%d", &fd); err == nil && fd > 2 {
+			syscall.CloseOnExec(fd)
+		}
+	}
+}

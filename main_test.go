@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// runMas runs the command line in-process, with an empty environment.
+func runMas(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(context.Background(), env{
+		args:   append([]string{"mas"}, args...),
+		getenv: func(string) string { return "" },
+		stdin:  strings.NewReader(""),
+		stdout: &out,
+		stderr: &errOut,
+	})
+	return out.String(), errOut.String(), code
+}
+
+const fullList = `=== MAS Agent List ===
+
+Meta Unit:
+  Unit 00: Meta Manager              (Model: opus)
+
+Design Unit:
+  Unit 10: Design Manager            (Model: opus)
+  Unit 11: UI Designer               (Model: sonnet)
+  Unit 12: UX Designer               (Model: sonnet)
+  Unit 13: Visual Designer           (Model: sonnet)
+
+Development Unit:
+  Unit 20: Development Manager       (Model: opus)
+  Unit 21: Frontend Developer        (Model: sonnet)
+  Unit 22: Backend Developer         (Model: sonnet)
+  Unit 23: DevOps                    (Model: sonnet)
+
+Business Unit:
+  Unit 30: Business Manager          (Model: opus)
+  Unit 31: Accounting                (Model: sonnet)
+  Unit 32: Strategy                  (Model: sonnet)
+  Unit 33: Analytics                 (Model: sonnet)
+`
+
+const header = "=== MAS Agent List ===\n\n"
+
+func TestCommandLine(t *testing.T) {
+	tests := []struct {
+		args   []string
+		stdout string
+		stderr string
+		code   int
+		why    string
+	}{
+		{[]string{"list"}, fullList, "", 0, "golden a1/07_list"},
+		{[]string{"list", "-u", "design"}, header +
+			"Unit 10: Design Manager            (Model: opus)\n" +
+			"Unit 11: UI Designer               (Model: sonnet)\n" +
+			"Unit 12: UX Designer               (Model: sonnet)\n" +
+			"Unit 13: Visual Designer           (Model: sonnet)\n", "", 0, "golden a1/08_list_u_design"},
+		{[]string{"list", "-u", "bogus"}, header, "mas: warning: no agent matches target \"bogus\"\n", 0, "golden a1/08b: header only, exit 0; we also say why on stderr"},
+		{[]string{"list", "-u", "00,window3"}, header +
+			"Unit 00: Meta Manager              (Model: opus)\n" +
+			"Unit 30: Business Manager          (Model: opus)\n" +
+			"Unit 31: Accounting                (Model: sonnet)\n" +
+			"Unit 32: Strategy                  (Model: sonnet)\n" +
+			"Unit 33: Analytics                 (Model: sonnet)\n", "", 0, "golden a1/08c_list_u_comma"},
+		{[]string{"list", "--unit=agent-22"}, header + "Unit 22: Backend Developer         (Model: sonnet)\n", "", 0, "--flag=value form"},
+		{[]string{"list", "-u", "00,00"}, header + strings.Repeat("Unit 00: Meta Manager              (Model: opus)\n", 2), "", 0, "duplicates kept, as the original"},
+		{[]string{"list", "-u", "01"}, header, "mas: warning: no agent matches target \"01\"\n", 0, "bug #26: the original printed an empty name for 01"},
+		{[]string{"list", "-u"}, "", "mas: -u needs a value\n", 2, "bug #1: the original exited 1 silently"},
+		{[]string{"start", "--config"}, "", "mas: --config needs a value\n", 2, "bug #1"},
+		{[]string{"init", "--name"}, "", "mas: --name needs a value\n", 2, "bug #1"},
+		{[]string{"attach", "-w"}, "", "mas: -w needs a value\n", 2, "bug #1"},
+		{[]string{"list", "--bogus"}, "", "mas: list: unknown flag --bogus\n", 2, "unknown flags are no longer ignored"},
+		{[]string{"list", "extra"}, "", "mas: list: unexpected argument \"extra\"\n", 2, "stray words are no longer ignored"},
+		{[]string{"list", "--unit=design", "--json"}, "", "mas: list: unknown flag --json\n", 2, "flags of other commands are not accepted"},
+		{[]string{"status", "--detail=yes"}, "", "mas: status: --detail takes no value\n", 2, "switches take no value"},
+		{[]string{"bogus"}, "", "mas: unknown command: bogus\n", 2, "bug #6: the original printed usage on stdout and exited 1"},
+		{[]string{"--bogus"}, "", "mas: unknown flag --bogus\n", 2, ""},
+		{[]string{"send"}, "", "mas: send: missing <target>\n", 2, "bug #1: the original exited 1 silently"},
+		{[]string{"send", "00"}, "", "mas: send: missing <message>\n", 2, "bug #1"},
+		{[]string{"send", "00", "hi", "there"}, "", "mas: send: unexpected argument \"there\"\n", 2, "a third word is an error, not dropped"},
+		{[]string{"send", "00", "hi", "-e"}, "", "mas: send: not available yet\n", 1, "flags after positionals are parsed"},
+		{[]string{"send", "00", "-e"}, "", "mas: send: not available yet\n", 1, "the message may look like a flag (golden c2/09)"},
+		{[]string{"send", "00", "hi", "-x"}, "", "mas: send: unknown flag -x\n", 2, ""},
+		{[]string{"session"}, "", "mas: session: missing subcommand (create, list, show, stop, attach)\n", 2, ""},
+		{[]string{"session", "bogus"}, "", "mas: session: unknown command: bogus\n", 2, ""},
+		{[]string{"session", "show"}, "", "mas: session show: missing <id>\n", 2, ""},
+		{[]string{"session", "attach", "abc", "-w", "design"}, "", "mas: session attach: not available yet\n", 1, "flags after the id"},
+		{[]string{"env", "abc", "--shell", "fish", "--unset"}, "", "mas: env: not available yet\n", 1, ""},
+		{[]string{"env", "abc", "--shell"}, "", "mas: --shell needs a value\n", 2, ""},
+		{[]string{"start", "--no-attach", "--skip-init"}, "", "mas: start: not available yet\n", 1, "never a fake success"},
+		{[]string{"init", "--name", "x"}, "", "mas: init: not available yet\n", 1, ""},
+		{[]string{"status"}, "", "mas: status: not available yet\n", 1, ""},
+		{[]string{"stop", "-f"}, "", "mas: stop: not available yet\n", 1, ""},
+		{[]string{"attach"}, "", "mas: attach: not available yet\n", 1, ""},
+		{[]string{"serve", "--addr", "127.0.0.1:0"}, "", "mas: serve: not available yet\n", 1, ""},
+		{[]string{"version"}, "mas version " + version + "\n", "", 0, ""},
+		{[]string{"version", "x"}, "", "mas: version: unexpected argument \"x\"\n", 2, ""},
+		{[]string{"help", "bogus"}, "", "mas: help: unknown command: bogus\n", 2, ""},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			stdout, stderr, code := runMas(t, tt.args...)
+			if stdout != tt.stdout || stderr != tt.stderr || code != tt.code {
+				t.Errorf("%s\n got stdout %q\n     stderr %q\n     exit %d\nwant stdout %q\n     stderr %q\n     exit %d",
+					tt.why, stdout, stderr, code, tt.stdout, tt.stderr, tt.code)
+			}
+		})
+	}
+}
+
+func TestHelpListsEveryCommandAndFlag(t *testing.T) {
+	root := newApp(env{}).root
+	for _, args := range [][]string{nil, {"help"}, {"--help"}, {"-h"}} {
+		stdout, stderr, code := runMas(t, args...)
+		if code != 0 || stderr != "" {
+			t.Fatalf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+		var walk func(prefix string, cmds []*command)
+		walk = func(prefix string, cmds []*command) {
+			for _, c := range cmds {
+				if !strings.Contains(stdout, "\n  "+prefix+c.name) {
+					t.Errorf("%v: help does not list %q", args, prefix+c.name)
+				}
+				for _, f := range c.flags {
+					if !strings.Contains(stdout, "--"+f.long) || f.short != "" && !strings.Contains(stdout, "-"+f.short+", --"+f.long) {
+						t.Errorf("%v: help does not list flag %s of %s", args, f.long, c.name)
+					}
+				}
+				walk(prefix+c.name+" ", c.subs)
+			}
+		}
+		walk("", root.subs)
+	}
+}
+
+func TestCommandHelp(t *testing.T) {
+	for _, args := range [][]string{{"help", "send"}, {"send", "--help"}, {"send", "-h"}} {
+		stdout, stderr, code := runMas(t, args...)
+		want := "Usage:\n  mas send <target> <message>\n"
+		if code != 0 || stderr != "" || !strings.HasPrefix(stdout, want) || !strings.Contains(stdout, "-e, --execute") {
+			t.Errorf("%v: exit %d stderr %q stdout %q", args, code, stderr, stdout)
+		}
+	}
+	stdout, _, code := runMas(t, "session", "create", "--help")
+	if code != 0 || !strings.HasPrefix(stdout, "Usage:\n  mas session create\n") {
+		t.Errorf("session create --help: exit %d, %q", code, stdout)
+	}
+}
+
+func TestNormalize(t *testing.T) {
+	cmds := newApp(env{}).root
+	tests := []struct {
+		path []string
+		in   []string
+		out  []string
+		why  string
+	}{
+		{[]string{"send"}, []string{"00", "hi", "-e"}, []string{"--execute", "--", "00", "hi"}, "flags after positionals"},
+		{[]string{"send"}, []string{"00", "-e", "-e"}, []string{"--execute", "--", "00", "-e"}, "the second word is the message even when it looks like a flag"},
+		{[]string{"send"}, []string{"-e", "hi", "--no-execute"}, []string{"--no-execute", "--", "-e", "hi"}, "so is the first"},
+		{[]string{"send"}, []string{"00", "hi", "--", "-e"}, nil, "after --, -e is a third positional"},
+		{[]string{"list"}, []string{"-u", "design"}, []string{"--unit", "design", "--"}, ""},
+		{[]string{"list"}, []string{"--unit", "-x"}, []string{"--unit", "-x", "--"}, "a value may start with a dash"},
+		{[]string{"session", "attach"}, []string{"abc", "--window=meta"}, []string{"--window", "meta", "--", "abc"}, ""},
+		{[]string{"env"}, []string{"--json", "--", "-weird"}, []string{"--json", "--", "-weird"}, "-- ends the flags"},
+	}
+	for _, tt := range tests {
+		c := cmds
+		for _, n := range tt.path {
+			c = c.sub(n)
+		}
+		p, err := normalize(c, strings.Join(tt.path, " "), tt.in)
+		if tt.out == nil {
+			if err == nil {
+				t.Errorf("%v: got %q, want an error (%s)", tt.in, p.argv, tt.why)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(p.argv, tt.out) {
+			t.Errorf("%v: got %q, %v; want %q (%s)", tt.in, p.argv, err, tt.out, tt.why)
+		}
+	}
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Runs every check of the project on this machine: installs what is missing
+# (tmux >= 3.2, bats and its libraries, shellcheck, zsh and fish for the env
+# tests) with apt-get when run as root, then gofmt, go vet, go test, shellcheck
+# and the bats suite against a freshly built binary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf '== %s\n' "$*"; }
+
+tmux_ok() {
+	local v
+	v="$(tmux -V 2>/dev/null)" || return 1
+	v="${v#tmux }"
+	v="${v#next-}"
+	[[ "$v" == master ]] && return 0
+	local major="${v%%.*}" minor="${v#*.}"
+	minor="${minor%%[!0-9]*}"
+	((major > 3 || (major == 3 && minor >= 2)))
+}
+
+missing=()
+tmux_ok || missing+=(tmux)
+command -v bats >/dev/null || missing+=(bats)
+for lib in bats-support bats-assert bats-file; do
+	[[ -d "/usr/lib/bats/$lib" ]] || missing+=("$lib")
+done
+for tool in shellcheck zsh fish; do
+	command -v "$tool" >/dev/null || missing+=("$tool")
+done
+if ((${#missing[@]})); then
+	if [[ "$(id -u)" != 0 ]]; then
+		echo "scripts/test.sh: missing ${missing[*]}; install them or run as root" >&2
+		exit 1
+	fi
+	say "installing ${missing[*]}"
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+	tmux_ok || { echo "scripts/test.sh: tmux 3.2 or newer is required, found $(tmux -V)" >&2; exit 1; }
+fi
+
+say "gofmt"
+unformatted="$(gofmt -l .)"
+if [[ -n "$unformatted" ]]; then
+	echo "not gofmt-ed:" >&2
+	echo "$unformatted" >&2
+	exit 1
+fi
+
+say "go vet"
+go vet ./...
+
+say "shellcheck"
+shellcheck scripts/*.sh .ci/run bats/*.bash bats/*.bats
+
+say "go test"
+go test -race -count=1 ./...
+
+say "bats"
+bin_dir="$(mktemp -d)"
+trap 'rm -rf "$bin_dir"' EXIT
+if [[ -z "${MAS_BIN:-}" ]]; then
+	go build -o "$bin_dir/mas_refactored.sh" .
+	export MAS_BIN="$bin_dir/mas_refactored.sh"
+fi
+tap="$bin_dir/bats.tap"
+status=0
+bats --tap bats/ | tee "$tap" || status=$?
+passed="$(grep -c '^ok ' "$tap" || true)"
+failed="$(grep -c '^not ok ' "$tap" || true)"
+skipped="$(grep -c '^ok .* # skip' "$tap" || true)"
+echo "bats: $((passed - skipped)) passed, $failed failed, $skipped skipped"
+exit "$status"
