@@ -56,6 +56,9 @@ shellcheck scripts/*.sh .ci/run bats/*.bash bats/*.bats
 say "go test"
 go test -race -count=1 ./...
 
+say "fuzz envfile (bounded)"
+go test -run '^$' -fuzz FuzzParse -fuzztime "${MAS_FUZZTIME:-15s}" -fuzzminimizetime 2s ./envfile
+
 say "bats"
 bin_dir="$(mktemp -d)"
 trap 'rm -rf "$bin_dir"' EXIT
