@@ -68,7 +68,7 @@ func (a *app) commands() []*command {
 				{long: "unset", usage: "print the commands that remove the variables"},
 				{long: "json", usage: "print a JSON object"},
 			},
-			action: notYet("env")},
+			action: a.envCommand},
 		{name: "serve", usage: "Serve the HTTP API",
 			flags:  []flagSpec{{long: "addr", value: "HOST:PORT", usage: "listen address (default 127.0.0.1:8765)"}},
 			action: notYet("serve")},

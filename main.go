@@ -40,17 +40,30 @@ type env struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+	cwd    string // working directory
+	exeDir string // directory of the binary, links resolved
+	// stdinTTY and stdoutTTY tell whether the streams are terminals.
+	stdinTTY, stdoutTTY bool
 }
 
 func main() {
 	closeInheritedFiles()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	cwd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "mas: cannot read the working directory: %v\n", err)
+		os.Exit(exitFailure)
+	}
 	code := run(ctx, env{
-		args:   os.Args,
-		getenv: os.Getenv,
-		stdin:  os.Stdin,
-		stdout: os.Stdout,
-		stderr: os.Stderr,
+		args:      os.Args,
+		getenv:    os.Getenv,
+		stdin:     os.Stdin,
+		stdout:    os.Stdout,
+		stderr:    os.Stderr,
+		cwd:       cwd,
+		exeDir:    executableDir(),
+		stdinTTY:  isTerminal(os.Stdin),
+		stdoutTTY: isTerminal(os.Stdout),
 	})
 	stop()
 	os.Exit(code)

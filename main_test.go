@@ -92,7 +92,7 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"session", "bogus"}, "", "mas: session: unknown command: bogus\n", 2, ""},
 		{[]string{"session", "show"}, "", "mas: session show: missing <id>\n", 2, ""},
 		{[]string{"session", "attach", "abc", "-w", "design"}, "", "mas: session attach: not available yet\n", 1, "flags after the id"},
-		{[]string{"env", "abc", "--shell", "fish", "--unset"}, "", "mas: env: not available yet\n", 1, ""},
+		{[]string{"env", "abc", "--shell", "fish", "--unset"}, "", "mas: env: malformed session id \"abc\": give the session's UUID, its first 8 characters or mas-xxxxxxxx\n", 2, "flags after the id are parsed; the id is checked"},
 		{[]string{"env", "abc", "--shell"}, "", "mas: --shell needs a value\n", 2, ""},
 		{[]string{"start", "--no-attach", "--skip-init"}, "", "mas: start: not available yet\n", 1, "never a fake success"},
 		{[]string{"init", "--name", "x"}, "", "mas: init: not available yet\n", 1, ""},

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"mas/envfile"
+	"mas/isolated"
+)
+
+// envCommand prints a session's variables for eval. Everything is built
+// before anything is written, so that a failure leaves stdout empty and
+// `vars=$(mas env ID) && eval "$vars"` evaluates nothing.
+func (a *app) envCommand(_ context.Context, cc *cli.Context) error {
+	shell := envfile.POSIX
+	if cc.IsSet("shell") {
+		sh, err := envfile.ParseShell(cc.String("shell"))
+		if err != nil {
+			return usagef("env: --shell: %v", err)
+		}
+		shell = sh
+	}
+	ref := cc.Args().First()
+	root := a.e.resolveRoot()
+	id, err := isolated.Find(root, ref)
+	if errors.Is(err, isolated.ErrMalformedID) {
+		return usagef("env: %v", err)
+	}
+	if err != nil {
+		return err
+	}
+	s, err := isolated.Load(root, id)
+	if err != nil {
+		return err
+	}
+	vars := s.Environment()
+	var out string
+	switch {
+	case cc.Bool("json"):
+		obj := map[string]*string{}
+		for _, v := range vars {
+			if cc.Bool("unset") {
+				obj[v.Key] = nil
+			} else {
+				obj[v.Key] = &v.Value
+			}
+		}
+		data, err := json.MarshalIndent(obj, "", "  ")
+		if err != nil {
+			return err
+		}
+		out = string(data) + "\n"
+	case cc.Bool("unset"):
+		var keys []string
+		for _, v := range vars {
+			keys = append(keys, v.Key)
+		}
+		out = envfile.Unsets(keys, shell)
+	default:
+		if out, err = envfile.Exports(vars, shell); err != nil {
+			return fmt.Errorf("session %s: %w", id, err)
+		}
+	}
+	if _, err := fmt.Fprint(a.e.stdout, out); err != nil {
+		return err
+	}
+	if a.e.stdoutTTY && !cc.Bool("json") {
+		how := `vars=$(mas env ` + ref + `) && eval "$vars"`
+		if shell == envfile.Fish {
+			how = "mas env " + ref + " --shell fish | source"
+		}
+		fmt.Fprintf(a.e.stderr, "mas: hint: to load these into your shell: %s\n", how)
+	}
+	return nil
+}

@@ -1,0 +1,105 @@
+// Package isolated runs MAS sessions that each have a workspace of their
+// own under $ROOT/sessions/<id>: its own unit and workflow copies, its own
+// .session file and its own tmux session mas-<first 8 characters of id>.
+package isolated
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/google/uuid"
+)
+
+// ErrMalformedID is a session id argument that is none of the accepted
+// forms; callers treat it as a usage error.
+var ErrMalformedID = errors.New("malformed session id")
+
+// ErrNoSession is returned when no session matches an id.
+var ErrNoSession = errors.New("no such session")
+
+// ValidateNewID accepts only what a new session may be called: a canonical
+// lower-case UUID version 4, so that the id is safe as a directory name and
+// its first 8 characters are safe as a tmux name.
+func ValidateNewID(id string) error {
+	u, err := uuid.Parse(id)
+	if err != nil || u.String() != id || u.Version() != 4 || u.Variant() != uuid.RFC4122 {
+		return fmt.Errorf("%w %q: MAS_SESSION_ID must be a lower-case UUID version 4", ErrMalformedID, id)
+	}
+	return nil
+}
+
+// isCanonical reports whether s is a UUID in its canonical lower-case form.
+func isCanonical(s string) bool {
+	u, err := uuid.Parse(s)
+	return err == nil && u.String() == s
+}
+
+func isShortID(s string) bool {
+	if len(s) != 8 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// TmuxName is the tmux session name of a session id.
+func TmuxName(id string) string { return "mas-" + id[:8] }
+
+// Dir is the directory of a session under root.
+func Dir(root, id string) string { return filepath.Join(root, "sessions", id) }
+
+// Find turns a session reference — the full id, its first 8 characters or
+// the tmux name mas-xxxxxxxx — into the full id of a session under root.
+func Find(root, ref string) (string, error) {
+	full := isCanonical(ref)
+	prefix := strings.TrimPrefix(ref, "mas-")
+	if !full && !isShortID(prefix) {
+		return "", fmt.Errorf("%w %q: give the session's UUID, its first 8 characters or mas-xxxxxxxx", ErrMalformedID, ref)
+	}
+	ids, err := IDs(root)
+	if err != nil {
+		return "", err
+	}
+	var matches []string
+	for _, id := range ids {
+		if full && id == ref || !full && strings.HasPrefix(id, prefix) {
+			matches = append(matches, id)
+		}
+	}
+	switch len(matches) {
+	case 0:
+		return "", fmt.Errorf("%w: %s (under %s)", ErrNoSession, ref, filepath.Join(root, "sessions"))
+	case 1:
+		return matches[0], nil
+	default:
+		return "", fmt.Errorf("session %s is ambiguous: it matches %s", ref, strings.Join(matches, ", "))
+	}
+}
+
+// IDs lists the ids of the session directories under root, sorted; names
+// that are not canonical UUIDs are not sessions and are skipped.
+func IDs(root string) ([]string, error) {
+	entries, err := os.ReadDir(filepath.Join(root, "sessions"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, e := range entries {
+		if isCanonical(e.Name()) {
+			ids = append(ids, e.Name())
+		}
+	}
+	slices.Sort(ids)
+	return ids, nil
+}

@@ -1,0 +1,71 @@
+package isolated
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestValidateNewID(t *testing.T) {
+	tests := []struct {
+		id  string
+		ok  bool
+		why string
+	}{
+		{"3f0c2a9e-1b2c-4d5e-8f90-123456789abc", true, "canonical v4"},
+		{"3F0C2A9E-1B2C-4D5E-8F90-123456789ABC", false, "upper case would make a second directory for the same id"},
+		{"{3f0c2a9e-1b2c-4d5e-8f90-123456789abc}", false, "braces are accepted by uuid.Parse"},
+		{"urn:uuid:3f0c2a9e-1b2c-4d5e-8f90-123456789abc", false, "urn form"},
+		{"3f0c2a9e1b2c4d5e8f90123456789abc", false, "32 hex digits"},
+		{"3f0c2a9e-1b2c-1d5e-8f90-123456789abc", false, "version 1"},
+		{"3f0c2a9e-1b2c-4d5e-cf90-123456789abc", false, "not the RFC 4122 variant"},
+		{"../escape", false, "bug #5: path traversal"},
+		{"my session:id.x", false, "bug #5: spaces and colons"},
+		{"", false, "empty"},
+	}
+	for _, tt := range tests {
+		err := ValidateNewID(tt.id)
+		if (err == nil) != tt.ok || err != nil && !errors.Is(err, ErrMalformedID) {
+			t.Errorf("ValidateNewID(%q) = %v (%s)", tt.id, err, tt.why)
+		}
+	}
+}
+
+func TestFind(t *testing.T) {
+	root := t.TempDir()
+	ids := []string{
+		"3f0c2a9e-1b2c-4d5e-8f90-123456789abc",
+		"3f0c2a9e-ffff-4fff-bfff-ffffffffffff",
+		"5d2c8e10-77ab-4f3c-9e21-a0b4c6d8e2f1",
+	}
+	for _, id := range append(ids, "not-a-session", "5D2C8E10-77AB-4F3C-9E21-A0B4C6D8E2F1") {
+		os.MkdirAll(filepath.Join(root, "sessions", id), 0o700)
+	}
+	tests := []struct {
+		ref, want, err string
+	}{
+		{ids[2], ids[2], ""},
+		{"5d2c8e10", ids[2], ""},
+		{"mas-5d2c8e10", ids[2], ""},
+		{ids[0], ids[0], ""},
+		{"3f0c2a9e", "", "session 3f0c2a9e is ambiguous: it matches " + ids[0] + ", " + ids[1]},
+		{"mas-3f0c2a9e", "", "is ambiguous"},
+		{"deadbeef", "", "no such session: deadbeef"},
+		{"9a1f0c3e-5b7d-4e2a-8c6f-d4b2a0e8c6f4", "", "no such session"},
+		{"5D2C8E10", "", "malformed session id"},
+		{"../sessions/5d2c8e10", "", "malformed session id"},
+		{"5d2c8e1", "", "malformed session id"},
+		{"mas-", "", "malformed session id"},
+	}
+	for _, tt := range tests {
+		got, err := Find(root, tt.ref)
+		if got != tt.want || (err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("Find(%q) = %q, %v; want %q, %q", tt.ref, got, err, tt.want, tt.err)
+		}
+	}
+	if _, err := Find(t.TempDir(), "deadbeef"); !errors.Is(err, ErrNoSession) {
+		t.Errorf("Find without sessions/: %v", err)
+	}
+}
