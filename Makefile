@@ -10,7 +10,7 @@ test: ## run every check (installs missing tools as root)
 	scripts/test.sh
 
 lint: ## gofmt, go vet and shellcheck only
-	test -z "$$(gofmt -l .)" && go vet ./... && shellcheck scripts/*.sh .ci/run bats/*.bash bats/*.bats
+	test -z "$$(gofmt -l .)" && go vet ./... && shellcheck scripts/*.sh .ci/run bats/*.bash bats/*.bats bats/stub-agent
 
 bench: ## performance benchmarks
 	scripts/bench.sh

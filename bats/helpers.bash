@@ -57,3 +57,54 @@ skip_if_original() {
 agent_ids() {
 	awk '$1 == "Unit" { sub(":", "", $2); printf "%s%s", sep, $2; sep = " " } END { print "" }' <<<"$1"
 }
+
+# use_stub_agent puts the stub agent on the PATH of login shells as
+# "clauded", as the original was run (panes are login shells, and
+# /etc/profile resets PATH), and a fake node for the original's HTTP step.
+use_stub_agent() {
+	STUB_BIN="$BATS_TEST_TMPDIR/stubbin"
+	mkdir -p "$STUB_BIN"
+	cp "$BATS_TEST_DIRNAME/stub-agent" "$STUB_BIN/clauded"
+	printf '#!/bin/sh\nexec sleep 3600\n' >"$STUB_BIN/node"
+	chmod +x "$STUB_BIN/node"
+	export MAS_STUB_OUT="$BATS_TEST_TMPDIR/stub-out"
+	mkdir -p "$MAS_STUB_OUT"
+	printf 'export PATH="%s:$PATH"\n' "$STUB_BIN" >"$HOME/.bash_profile"
+	export SHELL=/bin/bash
+	export PATH="$STUB_BIN:$PATH"
+}
+
+# wait_agents waits (bounded) until every agent of the team has reported.
+wait_agents() {
+	local nn
+	for nn in 00 10 11 12 13 20 21 22 23 30 31 32 33; do
+		timeout 20 tmux wait-for "agent-$nn" || {
+			tmux list-panes -a -F '#{session_name}:#{window_name}.#{pane_index} #{pane_current_command}' >&3 || true
+			fail "agent $nn did not start"
+		}
+	done
+}
+
+# make_templates ROOT writes minimal unit and workflow templates under ROOT.
+make_templates() {
+	local nn
+	for nn in 00 10 11 12 13 20 21 22 23 30 31 32 33; do
+		mkdir -p "$1/unit/$nn"
+		echo "template of $nn" >"$1/unit/$nn/README.md"
+	done
+	mkdir -p "$1/workflows"
+	echo "common" >"$1/workflows/common.md"
+}
+
+# layout_of SESSION prints "window panes" per window, in window order.
+layout_of() {
+	tmux list-windows -t "=$1" -F '#{window_name} #{window_panes}'
+}
+
+# tree_state ROOT prints what a failed create must not leave: session
+# directories, index entries and tmux sessions.
+tree_state() {
+	find "$1/sessions" -mindepth 1 -maxdepth 1 ! -name '.*' 2>/dev/null | sort
+	[[ -f "$1/sessions/.sessions.index" ]] && jq -c '.sessions[]' "$1/sessions/.sessions.index"
+	tmux ls -F '#{session_name}' 2>/dev/null || true
+}

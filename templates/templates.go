@@ -4,7 +4,14 @@ package templates
 
 import (
 	"embed"
+	"fmt"
+	"io"
 	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"syscall"
 )
 
 //go:embed all:unit all:workflows
@@ -12,3 +19,90 @@ var files embed.FS
 
 // FS returns the embedded templates; its root holds unit/ and workflows/.
 func FS() fs.FS { return files }
+
+// Install fills unitDir with one directory per agent id and workflowsDir
+// with the workflow files. Agent NN comes from srcRoot/unit/NN when that
+// directory exists, else from the embedded templates; the workflows come
+// from srcRoot/workflows when it exists, else from the embedded ones.
+// srcRoot may be "" to use only the embedded templates. Files are copied,
+// never linked, and are writable by their owner even when the templates
+// are read-only.
+func Install(srcRoot, unitDir, workflowsDir string, ids []string) error {
+	for _, id := range ids {
+		if err := installTree(srcRoot, path.Join("unit", id), filepath.Join(unitDir, id)); err != nil {
+			return err
+		}
+	}
+	return installTree(srcRoot, "workflows", workflowsDir)
+}
+
+// installTree copies the template tree rel (slash-separated) to dst.
+func installTree(srcRoot, rel, dst string) error {
+	var src fs.FS = files
+	if srcRoot != "" {
+		disk := filepath.Join(srcRoot, filepath.FromSlash(rel))
+		if fi, err := os.Stat(disk); err == nil && fi.IsDir() {
+			src, rel = os.DirFS(disk), "."
+		}
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return err
+	}
+	return fs.WalkDir(src, rel, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		sub := strings.TrimPrefix(p, rel+"/")
+		if p == rel {
+			sub = ""
+		}
+		target := filepath.Join(dst, filepath.FromSlash(sub))
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(target, 0o755)
+		case d.Type().IsRegular():
+			return copyFile(src, p, target)
+		default:
+			return fmt.Errorf("template %s: not a regular file or directory", p)
+		}
+	})
+}
+
+func copyFile(src fs.FS, name, dst string) error {
+	in, err := src.Open(name)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	mode := fs.FileMode(0o644)
+	if fi, err := in.Stat(); err == nil && srcIsDisk(src) {
+		mode = fi.Mode().Perm() | 0o600
+	}
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		return err
+	}
+	if err := clone(out, in); err != nil {
+		out.Close()
+		return fmt.Errorf("copy template %s: %w", name, err)
+	}
+	return out.Close()
+}
+
+func srcIsDisk(src fs.FS) bool {
+	_, embedded := src.(embed.FS)
+	return !embedded
+}
+
+// clone copies in to out, as a reflink (FICLONE) when both are files on a
+// filesystem that shares extents, else byte by byte.
+func clone(out *os.File, in fs.File) error {
+	if f, ok := in.(*os.File); ok {
+		const ficlone = 0x40049409
+		if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, out.Fd(), ficlone, f.Fd()); errno == 0 {
+			return nil
+		}
+	}
+	_, err := io.Copy(out, in)
+	return err
+}

@@ -27,6 +27,12 @@ func (r *Recorder) Batch(_ context.Context, cmds ...[]string) ([]byte, error) {
 	return r.record(BatchArgs(cmds...))
 }
 
+// Attach records one invocation and answers like Run.
+func (r *Recorder) Attach(_ context.Context, args ...string) error {
+	_, err := r.record(escapeArgs(args))
+	return err
+}
+
 func (r *Recorder) record(args []string) ([]byte, error) {
 	r.mu.Lock()
 	r.calls = append(r.calls, args)

@@ -10,7 +10,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -40,8 +42,12 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// commandName is the first tmux command in argv, after the global flags.
+// commandName is the tmux command in argv, after the global flags; "" for
+// a batch, where tmux does not say which command failed.
 func commandName(args []string) string {
+	if slices.Contains(args, ";") {
+		return ""
+	}
 	for i := 1; i < len(args); i++ {
 		switch a := args[i]; {
 		case a == "-L" || a == "-S" || a == "-f":
@@ -62,6 +68,9 @@ type Client interface {
 	// Batch runs several tmux commands in one tmux process, in order,
 	// stopping at the first that fails.
 	Batch(ctx context.Context, cmds ...[]string) ([]byte, error)
+	// Attach runs one command connected to this process's terminal, for
+	// attach-session and switch-client.
+	Attach(ctx context.Context, args ...string) error
 }
 
 // Runner runs the real tmux binary.
@@ -92,6 +101,32 @@ func (r *Runner) Run(ctx context.Context, stdin io.Reader, args ...string) ([]by
 // Batch runs cmds in a single tmux process, joined by ";" separators.
 func (r *Runner) Batch(ctx context.Context, cmds ...[]string) ([]byte, error) {
 	return r.exec(ctx, nil, BatchArgs(cmds...))
+}
+
+// Attach runs one tmux command with the process's own stdin, stdout and
+// stderr, so that tmux can take over the terminal.
+func (r *Runner) Attach(ctx context.Context, args ...string) error {
+	argv := r.argv(escapeArgs(args))
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Env = r.Env
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	start := time.Now()
+	err := cmd.Run()
+	if r.Trace != nil {
+		fmt.Fprintf(r.Trace, "mas: debug: %s (%s)\n", quoteArgv(argv), time.Since(start).Round(10*time.Microsecond))
+	}
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+		return ErrNotFound
+	}
+	e := &Error{Args: argv, ExitCode: -1, Err: err}
+	var exitErr *exec.ExitError
+	if errors.As(err, &exitErr) {
+		e.ExitCode = exitErr.ExitCode()
+	}
+	return e
 }
 
 // BatchArgs joins tmux commands into the argv of one tmux invocation, each

@@ -1,0 +1,367 @@
+#!/usr/bin/env bats
+# Isolated sessions: MAS_SESSION_MODE=isolated start, and mas session …
+
+load helpers
+
+AGENTS="00 10 11 12 13 20 21 22 23 30 31 32 33"
+
+setup() {
+	common_setup
+	use_stub_agent
+	export ROOT="$BATS_TEST_TMPDIR/root"
+	export MAS_ROOT="$ROOT"
+	export MAS_SESSION_MODE=isolated
+	make_templates "$ROOT"
+}
+
+# started_id prints the id from the "[INFO] Session ID: …" line of $output.
+started_id() {
+	sed -n 's/^.*Session ID: //p' <<<"$output"
+}
+
+@test "start prints the three lines the API parsed and builds the team layout" {
+	run --separate-stderr mas start --no-attach
+	assert_success
+	local id
+	id="$(started_id)"
+	[[ "$id" =~ ^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$ ]] || fail "id '$id'"
+	assert_line --partial "Session ID: $id"
+	assert_line --partial "Session: mas-${id:0:8}"
+	assert_line --partial "Workspace: $ROOT/sessions/$id"
+	wait_agents
+	run layout_of "mas-${id:0:8}"
+	assert_output "$(printf 'meta 1\ndesign 4\ndevelopment 4\nbusiness 4')"
+}
+
+@test "every agent starts in its own unit directory with its model" {
+	run --separate-stderr mas start --no-attach
+	assert_success
+	local id nn model
+	id="$(started_id)"
+	wait_agents
+	for nn in $AGENTS; do
+		model=sonnet
+		[[ "$nn" == ?0 ]] && model=opus
+		assert_file_exists "$MAS_STUB_OUT/$nn"
+		run cat "$MAS_STUB_OUT/$nn"
+		assert_line "cwd=$(cd "$ROOT/sessions/$id/unit/$nn" && pwd -P)"
+		assert_line "args=--model $model"
+	done
+	# The copies come from $ROOT/unit.
+	run cat "$ROOT/sessions/$id/unit/22/README.md"
+	assert_output "template of 22"
+}
+
+@test "files, modes and the registry of a new session" {
+	skip_if_original "bugs #8, #15: modes, metadata.json and the journal are new"
+	run --separate-stderr mas start --no-attach
+	assert_success
+	local id dir
+	id="$(started_id)"
+	dir="$ROOT/sessions/$id"
+	[ "$(stat -c %a "$ROOT/sessions")" = 755 ]
+	[ "$(stat -c %a "$dir")" = 700 ]
+	[ "$(stat -c %a "$dir/.session")" = 600 ]
+	[ "$(stat -c %a "$dir/metadata.json")" = 600 ]
+	assert_dir_exists "$dir/logs"
+	run cut -d= -f1 "$dir/.session"
+	assert_output "$(printf '%s\n' SESSION_ID TMUX_SESSION STATUS CREATED_AT UNIT_DIR WORKFLOWS_DIR SESSION_DIR MAS_SESSION_DIR MAS_WORKSPACE_ROOT MAS_SESSION_MODE)"
+	run grep -x "STATUS=active" "$dir/.session"
+	assert_success
+	[ "$(jq -r '.sessions | length' "$ROOT/sessions/.sessions.index")" = 1 ]
+	[ "$(jq -r '.sessions[0] | [.sessionId, .tmuxSession, .status, .workingDir] | join(" ")' "$ROOT/sessions/.sessions.index")" = "$id mas-${id:0:8} active $dir" ]
+	[ "$(jq -r '.version' "$ROOT/sessions/.sessions.index")" = "1.0" ]
+	[ "$(jq -r '[.sessionId, .sessionName, .status, .mode, .unitDir] | join(" ")' "$dir/metadata.json")" = "$id mas-${id:0:8} active isolated $dir/unit" ]
+	run grep -c "^$id:active:[0-9]*$" "$ROOT/sessions/.index"
+	assert_output 1
+	# The journal and index are readable the way scripts read them.
+	run bash -c 'source "$1" && echo "$SESSION_ID $TMUX_SESSION $STATUS"' _ "$dir/.session"
+	assert_output "$id mas-${id:0:8} active"
+}
+
+@test "pane output is appended to logs/agent-NN.log" {
+	skip_if_original "logs/ was never used"
+	run --separate-stderr mas start --no-attach
+	local id
+	id="$(started_id)"
+	wait_agents
+	local pane
+	pane="$(tmux list-panes -s -t "=mas-${id:0:8}" -F '#{pane_id} #{pane_current_path}' | awk '$2 ~ /\/unit\/13$/ { print $1 }')"
+	tmux send-keys -t "$pane" -l "typed into 13"
+	local i
+	for i in $(seq 50); do
+		grep -q "typed into 13" "$ROOT/sessions/$id/logs/agent-13.log" 2>/dev/null && break
+		sleep 0.1
+	done
+	run cat "$ROOT/sessions/$id/logs/agent-13.log"
+	assert_output --partial "typed into 13"
+	run cat "$ROOT/sessions/$id/logs/agent-12.log"
+	refute_output --partial "typed into 13"
+}
+
+@test "each pane sees its own session's environment, whoever started the server" {
+	skip_if_original "bug #23: the second session's panes saw the first session's id"
+	run --separate-stderr env MAS_SESSION_ID=11111111-1111-4111-8111-111111111111 "$MAS_BIN" start --no-attach 3>&-
+	assert_success
+	wait_agents
+	mkdir -p "$BATS_TEST_TMPDIR/first" && mv "$MAS_STUB_OUT"/* "$BATS_TEST_TMPDIR/first/"
+	run --separate-stderr env MAS_SESSION_ID=22222222-2222-4222-8222-222222222222 "$MAS_BIN" start --no-attach 3>&-
+	assert_success
+	wait_agents
+	local dir="$ROOT/sessions/22222222-2222-4222-8222-222222222222"
+	run cat "$MAS_STUB_OUT/21"
+	assert_line "MAS_SESSION_ID=22222222-2222-4222-8222-222222222222"
+	assert_line "SESSION_NAME=mas-22222222"
+	assert_line "MAS_SESSION_DIR=$dir"
+	assert_line "SESSION_DIR=$dir"
+	assert_line "UNIT_DIR=$dir/unit"
+	assert_line "WORKFLOWS_DIR=$dir/workflows"
+	assert_line "MAS_SESSION_MODE=isolated"
+	assert_line "MAS_WORKSPACE_ROOT=$ROOT"
+	run cat "$BATS_TEST_TMPDIR/first/21"
+	assert_line "MAS_SESSION_ID=11111111-1111-4111-8111-111111111111"
+}
+
+@test "a hostile tmux config does not change the layout or the directories" {
+	skip_if_original "bug #24: base-index 1 broke the original's window targets"
+	printf 'set -g base-index 1\nset -g pane-base-index 1\nset -g renumber-windows on\nset -g default-size 40x10\n' >"$HOME/.tmux.conf"
+	run --separate-stderr mas start --no-attach
+	assert_success
+	local id
+	id="$(started_id)"
+	wait_agents
+	run layout_of "mas-${id:0:8}"
+	assert_output "$(printf 'meta 1\ndesign 4\ndevelopment 4\nbusiness 4')"
+	run grep -h '^cwd=' "$MAS_STUB_OUT"/00 "$MAS_STUB_OUT"/13 "$MAS_STUB_OUT"/31
+	assert_output "$(printf 'cwd=%s\n' "$(cd "$ROOT/sessions/$id/unit" && pwd -P)"/{00,13,31})"
+}
+
+@test "the tmux session starts new windows in the session directory" {
+	skip_if_original "the original gave no start directory"
+	run --separate-stderr mas start --no-attach
+	local id
+	id="$(started_id)"
+	run tmux display-message -p -t "=mas-${id:0:8}:" '#{session_path}'
+	assert_output "$ROOT/sessions/$id"
+}
+
+@test "session create prints the id alone and session list shows it" {
+	skip_if_original "mas session is new"
+	run --separate-stderr mas session create --no-attach
+	assert_success
+	local id="$output"
+	[[ "$id" =~ ^[0-9a-f-]{36}$ ]]
+	wait_agents
+	run --separate-stderr mas session list --json
+	assert_success
+	[ "$(jq -r '.total' <<<"$output")" = 1 ]
+	[ "$(jq -r '.sessions[0] | [.sessionId, .tmuxSession, .status, .mode] | join(" ")' <<<"$output")" = "$id mas-${id:0:8} active isolated" ]
+	run --separate-stderr mas session list
+	assert_line --index 0 --regexp '^SESSION ID +TMUX +STATUS +CREATED +WORKSPACE$'
+	assert_line --index 1 --regexp "^$id +mas-${id:0:8} +active "
+}
+
+@test "MAS_SESSION_ID is used when it is a lower-case UUID v4" {
+	run --separate-stderr env MAS_SESSION_ID=3f0c2a9e-1b2c-4d5e-8f90-123456789abc "$MAS_BIN" start --no-attach 3>&-
+	assert_success
+	assert_line --partial "Session: mas-3f0c2a9e"
+	assert_dir_exists "$ROOT/sessions/3f0c2a9e-1b2c-4d5e-8f90-123456789abc"
+}
+
+@test "a malformed MAS_SESSION_ID is a usage error and creates nothing" {
+	skip_if_original "bug #5: ids were not validated"
+	local bad
+	for bad in ../escape "my session:id.x" 3F0C2A9E-1B2C-4D5E-8F90-123456789ABC "{3f0c2a9e-1b2c-4d5e-8f90-123456789abc}" \
+		3f0c2a9e-1b2c-1d5e-8f90-123456789abc "3f0c2a9e-1b2c-4d5e-8f90-123456789abc " x; do
+		run --separate-stderr env MAS_SESSION_ID="$bad" "$MAS_BIN" start --no-attach 3>&-
+		assert_failure 2
+		assert_output ""
+		[[ "$stderr" == "mas: malformed session id"* ]] || fail "'$bad': $stderr"
+	done
+	assert_dir_not_exists "$ROOT/sessions"
+	assert_dir_not_exists "$ROOT/escape"
+	run tmux ls
+	assert_failure
+}
+
+@test "a given id whose tmux name is taken is an error before anything is written" {
+	skip_if_original "bug #4: the original wrote the workspace, then exited 0"
+	run --separate-stderr env MAS_SESSION_ID=3f0c2a9e-1b2c-4d5e-8f90-123456789abc "$MAS_BIN" start --no-attach 3>&-
+	assert_success
+	local before
+	before="$(tree_state "$ROOT"; cat "$ROOT/sessions/.index")"
+	run --separate-stderr env MAS_SESSION_ID=3f0c2a9e-ffff-4fff-bfff-ffffffffffff "$MAS_BIN" start --no-attach 3>&-
+	assert_failure 1
+	assert_output ""
+	[ "$stderr" = "mas: cannot create session: check tmux session name: tmux session mas-3f0c2a9e already exists" ]
+	[ "$(tree_state "$ROOT"; cat "$ROOT/sessions/.index")" = "$before" ]
+	run --separate-stderr env MAS_SESSION_ID=3f0c2a9e-1b2c-4d5e-8f90-123456789abc "$MAS_BIN" start --no-attach 3>&-
+	assert_failure 1
+	[[ "$stderr" == *"session 3f0c2a9e-1b2c-4d5e-8f90-123456789abc already exists"* ]]
+}
+
+@test "--config is copied verbatim; a missing or invalid config creates nothing" {
+	skip_if_original "a missing config was silently ignored"
+	printf '{"agents": {"metaManager": {"prompt": "hi"}},\n "units": []}\n' >"$WORK/cfg.json"
+	run --separate-stderr mas start --no-attach --config cfg.json
+	assert_success
+	local id
+	id="$(started_id)"
+	cmp "$WORK/cfg.json" "$ROOT/sessions/$id/config.json"
+	[ "$(stat -c %a "$ROOT/sessions/$id/config.json")" = 600 ]
+	tmux kill-server
+	rm -rf "$ROOT/sessions"
+	run --separate-stderr mas start --no-attach --config nope.json
+	assert_failure 1
+	[[ "$stderr" == "mas: cannot create session: read config: open $WORK/nope.json: no such file or directory" ]]
+	echo '{"broken": ' >"$WORK/bad.json"
+	run --separate-stderr mas session create --no-attach --config bad.json
+	assert_failure 1
+	[ "$stderr" = "mas: cannot create session: read config: $WORK/bad.json is not valid JSON" ]
+	assert_dir_not_exists "$ROOT/sessions"
+}
+
+@test "an unwritable root fails cleanly and leaves nothing" {
+	skip_if_original "the original died half-way"
+	touch "$BATS_TEST_TMPDIR/file"
+	run --separate-stderr env MAS_ROOT="$BATS_TEST_TMPDIR/file/root" "$MAS_BIN" start --no-attach 3>&-
+	assert_failure 1
+	assert_output ""
+	[[ "$stderr" == "mas: cannot create session: create $BATS_TEST_TMPDIR/file/root/sessions: "*"not a directory" ]] || fail "$stderr"
+	[ "$(wc -l <<<"$stderr")" = 1 ] || fail "more than one line: $stderr"
+	run tmux ls
+	assert_failure
+}
+
+@test "a template that cannot be copied rolls everything back" {
+	skip_if_original "the original had no rollback"
+	mkfifo "$ROOT/unit/12/pipe"
+	run --separate-stderr mas start --no-attach
+	assert_failure 1
+	assert_output ""
+	[ "$(grep '^mas:' <<<"$stderr")" = "mas: cannot create session: copy templates: template pipe: not a regular file or directory" ]
+	[ -z "$(tree_state "$ROOT")" ] || fail "left behind: $(tree_state "$ROOT")"
+}
+
+@test "a missing tmux fails before anything is written" {
+	skip_if_original "the original wrote the workspace first"
+	run --separate-stderr env PATH="$BATS_TEST_TMPDIR/empty" "$MAS_BIN" start --no-attach 3>&-
+	assert_failure 1
+	[ "$stderr" = "mas: cannot create session: check tmux: tmux not found in PATH" ]
+	assert_dir_not_exists "$ROOT/sessions"
+}
+
+@test "a tmux that fails while building rolls everything back" {
+	skip_if_original "the original had no rollback"
+	mkdir -p "$BATS_TEST_TMPDIR/failbin"
+	cat >"$BATS_TEST_TMPDIR/failbin/tmux" <<SH
+#!/bin/sh
+for a in "\$@"; do
+	if [ "\$a" = split-window ]; then echo "no space for new pane" >&2; $(command -v tmux) "\$@" >/dev/null 2>&1; exit 1; fi
+done
+exec $(command -v tmux) "\$@"
+SH
+	chmod +x "$BATS_TEST_TMPDIR/failbin/tmux"
+	PATH="$BATS_TEST_TMPDIR/failbin:$PATH" run --separate-stderr mas start --no-attach
+	assert_failure 1
+	assert_output ""
+	[ "$(grep '^mas:' <<<"$stderr")" = "mas: cannot create session: start tmux session: tmux: no space for new pane" ] || fail "$stderr"
+	[ -z "$(tree_state "$ROOT")" ] || fail "left behind: $(tree_state "$ROOT")"
+	run grep -c ":error:" "$ROOT/sessions/.index"
+	assert_output 1
+}
+
+@test "session stop kills tmux, marks the session stopped and keeps its files" {
+	skip_if_original "bug #14: the original never updated the session's state"
+	run --separate-stderr mas session create --no-attach
+	local id="$output"
+	wait_agents
+	run --separate-stderr mas session stop "${id:0:8}"
+	assert_success
+	assert_output ""
+	run tmux has-session -t "=mas-${id:0:8}"
+	assert_failure
+	run grep -x STATUS=stopped "$ROOT/sessions/$id/.session"
+	assert_success
+	[ "$(jq -r '.sessions[0].status' "$ROOT/sessions/.sessions.index")" = stopped ]
+	[ "$(jq -r '.status' "$ROOT/sessions/$id/metadata.json")" = stopped ]
+	run grep -c "^$id:stopped:" "$ROOT/sessions/.index"
+	assert_output 1
+	assert_file_exists "$ROOT/sessions/$id/unit/00/README.md"
+	run --separate-stderr mas session list --json
+	[ "$(jq -r '.sessions[0].status' <<<"$output")" = stopped ]
+}
+
+@test "session list reconciles with tmux in one call and reports unreadable sessions" {
+	skip_if_original "mas session is new"
+	run --separate-stderr mas session create --no-attach
+	local a="$output"
+	run --separate-stderr mas session create --no-attach
+	local b="$output"
+	tmux kill-session -t "=mas-${a:0:8}"
+	echo 'STATUS=$(touch pwned)' >>"$ROOT/sessions/$b/.session"
+	# Count tmux processes with a logging wrapper.
+	mkdir -p "$BATS_TEST_TMPDIR/logbin"
+	printf '#!/bin/sh\necho "$*" >>"%s"\nexec %s "$@"\n' "$BATS_TEST_TMPDIR/tmux.log" "$(command -v tmux)" >"$BATS_TEST_TMPDIR/logbin/tmux"
+	chmod +x "$BATS_TEST_TMPDIR/logbin/tmux"
+	PATH="$BATS_TEST_TMPDIR/logbin:$PATH" run --separate-stderr mas session list --json
+	assert_success
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/tmux.log")" = 1 ]
+	[ "$(jq -r --arg id "$a" '.sessions[] | select(.sessionId == $id) | .status' <<<"$output")" = stopped ]
+	[ "$(jq -r --arg id "$b" '.sessions[] | select(.sessionId == $id) | .status' <<<"$output")" = error ]
+	[[ "$(jq -r --arg id "$b" '.sessions[] | select(.sessionId == $id) | .error' <<<"$output")" == *".session:11: STATUS: command substitution is not allowed" ]]
+	assert_file_not_exists "$WORK/pwned"
+}
+
+@test "session show describes one session" {
+	skip_if_original "mas session is new"
+	run --separate-stderr mas session create --no-attach
+	local id="$output"
+	run --separate-stderr mas session show "mas-${id:0:8}" --json
+	assert_success
+	[ "$(jq -r '[.sessionId, .status, .unitDir, .workflowsDir, (.units | length), .metadata.sessionName] | join(" ")' <<<"$output")" = \
+		"$id active $ROOT/sessions/$id/unit $ROOT/sessions/$id/workflows 13 mas-${id:0:8}" ]
+	run --separate-stderr mas session show "$id"
+	assert_success
+	assert_line --regexp "^Status: +active$"
+	assert_line --regexp "^Workspace: +$ROOT/sessions/$id$"
+	run --separate-stderr mas session show deadbeef
+	assert_failure 1
+	run --separate-stderr mas session show ../x
+	assert_failure 2
+}
+
+@test "without a terminal nothing attaches and stderr says how" {
+	skip_if_original "the original ran tmux attach and failed"
+	run --separate-stderr mas start
+	assert_success
+	local id
+	id="$(started_id)"
+	[[ "$stderr" == *"attach with: mas session attach ${id:0:8}"* ]]
+	run --separate-stderr mas session attach "${id:0:8}"
+	assert_failure 1
+	[ "$stderr" = "mas: not a terminal: attach from one with: tmux attach -t mas-${id:0:8}" ]
+}
+
+@test "ten session creates at once give ten sessions and ten index entries" {
+	skip_if_original "bug #15: the original's index had no lock"
+	local i
+	for i in $(seq 10); do
+		"$MAS_BIN" session create --no-attach >"$BATS_TEST_TMPDIR/id.$i" 2>"$BATS_TEST_TMPDIR/err.$i" 3>&- &
+	done
+	wait
+	run cat "$BATS_TEST_TMPDIR"/err.*
+	refute_output --partial "mas:"
+	[ "$(sort -u "$BATS_TEST_TMPDIR"/id.* | wc -l)" = 10 ]
+	[ "$(jq '.sessions | length' "$ROOT/sessions/.sessions.index")" = 10 ]
+	[ "$(grep -c ':active:' "$ROOT/sessions/.index")" = 10 ]
+	[ "$(tmux ls | wc -l)" = 10 ]
+}
+
+@test "an unknown MAS_SESSION_MODE is a usage error before anything happens" {
+	skip_if_original "MAS_SESSION_MODE was never read"
+	run --separate-stderr env MAS_SESSION_MODE=shared "$MAS_BIN" start --no-attach 3>&-
+	assert_failure 2
+	[ "$stderr" = 'mas: MAS_SESSION_MODE must be legacy or isolated, not "shared"' ]
+	assert_dir_not_exists "$ROOT/sessions"
+}

@@ -1,0 +1,209 @@
+package isolated
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/google/uuid"
+
+	"mas/envfile"
+	"mas/layout"
+	"mas/roster"
+	"mas/templates"
+	"mas/tmux"
+)
+
+// CreateOptions say how to create a session.
+type CreateOptions struct {
+	Root       string      // $ROOT: templates are read and sessions/ is written here
+	ID         string      // MAS_SESSION_ID, or "" for a new random id
+	ConfigPath string      // --config, or ""
+	Command    string      // agent command (MAS_AGENT_COMMAND or "clauded")
+	Shell      string      // the user's shell
+	Tmux       tmux.Client //
+	Progress   io.Writer   // progress lines for people
+	Now        func() time.Time
+}
+
+// StepError names the step of Create that failed; everything done before
+// it has been undone.
+type StepError struct {
+	Step string
+	Err  error
+}
+
+func (e *StepError) Error() string { return e.Step + ": " + e.Err.Error() }
+func (e *StepError) Unwrap() error { return e.Err }
+
+// Create makes a new session: its directory with copies of the templates,
+// its .session, metadata.json and config.json, its registry entry and its
+// tmux session with the thirteen agents. It returns the session once every
+// agent's pane exists. On failure nothing is left: no tmux session, no
+// directory, no registry entry.
+func Create(ctx context.Context, o CreateOptions) (*Session, error) {
+	now := o.Now
+	if now == nil {
+		now = time.Now
+	}
+	var config []byte
+	if o.ConfigPath != "" {
+		data, err := os.ReadFile(o.ConfigPath)
+		if err != nil {
+			return nil, &StepError{"read config", err}
+		}
+		if !json.Valid(data) {
+			return nil, &StepError{"read config", fmt.Errorf("%s is not valid JSON", o.ConfigPath)}
+		}
+		config = data
+	}
+	if _, err := tmux.CheckVersion(ctx, o.Tmux); err != nil {
+		return nil, &StepError{"check tmux", err}
+	}
+	id, err := pickID(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+
+	dir := Dir(o.Root, id)
+	s := &Session{
+		home:         dir,
+		ID:           id,
+		TmuxName:     TmuxName(id),
+		Status:       "creating",
+		CreatedAt:    timestamp(now()),
+		Dir:          dir,
+		UnitDir:      filepath.Join(dir, "unit"),
+		WorkflowsDir: filepath.Join(dir, "workflows"),
+		Root:         o.Root,
+		Mode:         "isolated",
+	}
+	if err := ensureSessionsDir(o.Root); err != nil {
+		return nil, &StepError{"create " + sessionsDir(o.Root), err}
+	}
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		return nil, &StepError{"create session directory", err}
+	}
+	registered := false
+	undo := func() {
+		ctx := context.WithoutCancel(ctx)
+		layout.Kill(ctx, o.Tmux, s.TmuxName)
+		os.RemoveAll(dir)
+		if registered {
+			record(o.Root, indexEntry{SessionID: id}, now())
+		}
+	}
+	step := func(name string, err error) error {
+		if err == nil {
+			return nil
+		}
+		undo()
+		return &StepError{name, err}
+	}
+
+	progress(o.Progress, "Creating session workspace: %s", dir)
+	if err := step("copy templates", templates.Install(o.Root, s.UnitDir, s.WorkflowsDir, agentIDs())); err != nil {
+		return nil, err
+	}
+	if err := step("create logs directory", os.Mkdir(filepath.Join(dir, "logs"), 0o700)); err != nil {
+		return nil, err
+	}
+	if config != nil {
+		if err := step("write config.json", envfile.WriteAtomic(filepath.Join(dir, "config.json"), config, 0o600)); err != nil {
+			return nil, err
+		}
+	}
+	if err := step("write session files", s.save()); err != nil {
+		return nil, err
+	}
+	registered = true
+	entry := indexEntry{SessionID: id, TmuxSession: s.TmuxName, Status: "creating", CreatedAt: s.CreatedAt, WorkingDir: dir}
+	if err := step("register session", record(o.Root, entry, now())); err != nil {
+		return nil, err
+	}
+
+	progress(o.Progress, "Starting 13 agents in tmux session %s", s.TmuxName)
+	var env []string
+	for _, v := range s.Environment() {
+		env = append(env, v.Key+"="+v.Value)
+	}
+	_, err = layout.Create(ctx, o.Tmux, layout.Spec{
+		Name:    s.TmuxName,
+		Dir:     dir,
+		UnitDir: s.UnitDir,
+		LogDir:  filepath.Join(dir, "logs"),
+		Env:     env,
+		Command: o.Command,
+		Shell:   o.Shell,
+	})
+	if err := step("start tmux session", err); err != nil {
+		return nil, err
+	}
+
+	s.Status = "active"
+	if err := step("write session files", s.save()); err != nil {
+		return nil, err
+	}
+	entry.Status = "active"
+	if err := step("register session", record(o.Root, entry, now())); err != nil {
+		return nil, err
+	}
+	s.logEvent(now(), "active")
+	return s, nil
+}
+
+// pickID returns the given id after checking it is free, or draws new ids
+// until one is free; nothing is written.
+func pickID(ctx context.Context, o CreateOptions) (string, error) {
+	if o.ID != "" {
+		if err := ValidateNewID(o.ID); err != nil {
+			return "", err
+		}
+		if _, err := os.Lstat(Dir(o.Root, o.ID)); err == nil {
+			return "", &StepError{"check session id", fmt.Errorf("session %s already exists in %s", o.ID, sessionsDir(o.Root))}
+		}
+		taken, err := layout.Exists(ctx, o.Tmux, TmuxName(o.ID))
+		if err != nil {
+			return "", &StepError{"check tmux session name", err}
+		}
+		if taken {
+			return "", &StepError{"check tmux session name", fmt.Errorf("tmux session %s already exists", TmuxName(o.ID))}
+		}
+		return o.ID, nil
+	}
+	names, err := layout.Sessions(ctx, o.Tmux)
+	if err != nil {
+		return "", &StepError{"check tmux session names", err}
+	}
+	for range 100 {
+		u, err := uuid.NewRandom()
+		if err != nil {
+			return "", &StepError{"generate session id", err}
+		}
+		id := u.String()
+		if _, err := os.Lstat(Dir(o.Root, id)); names[TmuxName(id)] || err == nil {
+			continue
+		}
+		return id, nil
+	}
+	return "", &StepError{"generate session id", errors.New("no free tmux session name found")}
+}
+
+func agentIDs() []string {
+	var ids []string
+	for _, a := range roster.All() {
+		ids = append(ids, a.ID)
+	}
+	return ids
+}
+
+func progress(w io.Writer, format string, args ...any) {
+	if w != nil {
+		fmt.Fprintf(w, "[INFO] "+format+"\n", args...)
+	}
+}

@@ -1,0 +1,213 @@
+// Package layout builds and inspects the tmux session of a MAS team: four
+// windows, thirteen agent panes each in its own directory, in one tmux
+// invocation, addressed only by exact names and pane ids.
+package layout
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"mas/roster"
+	"mas/tmux"
+)
+
+// Spec says what to build.
+type Spec struct {
+	Name    string   // tmux session name, [A-Za-z0-9_-] only
+	Dir     string   // the session's own start directory, for windows opened later
+	UnitDir string   // agent NN starts in UnitDir/NN
+	LogDir  string   // when set, pane output is appended to LogDir/agent-NN.log
+	Env     []string // KEY=VALUE set on the tmux session, seen by every pane
+	Command string   // agent command as shell text, run as "<Command> --model <model>"
+	Shell   string   // the user's shell, which runs the agent and stays after it
+}
+
+// Pane is an agent's pane, as created.
+type Pane struct {
+	Agent string // agent id
+	ID    string // tmux pane id, %N
+}
+
+const paneFormat = "#{pane_id}"
+
+// Plan returns the tmux commands that build the session, to be run as one
+// batch. The first pane is created with a placeholder and respawned in the
+// meta unit's directory, so that the session itself starts in Spec.Dir.
+func Plan(s Spec) ([][]string, error) {
+	if err := checkName(s.Name); err != nil {
+		return nil, err
+	}
+	var cmds [][]string
+	for _, w := range roster.Windows() {
+		target := tmux.Window(s.Name, w.Name)
+		for i, id := range w.Agents {
+			a, _ := roster.Lookup(id)
+			dir := tmux.EscapeFormat(filepath.Join(s.UnitDir, id))
+			agent := append([]string{"--"}, s.agentArgv(a)...)
+			switch {
+			case w.Name == "meta":
+				create := []string{"new-session", "-d", "-s", s.Name, "-n", w.Name, "-x", "200", "-y", "50",
+					"-c", tmux.EscapeFormat(s.Dir)}
+				for _, kv := range s.Env {
+					create = append(create, "-e", kv)
+				}
+				create = append(create, "-P", "-F", paneFormat, "--", "cat")
+				cmds = append(cmds, create,
+					append([]string{"respawn-pane", "-k", "-t", target, "-c", dir}, agent...))
+			case i == 0:
+				cmds = append(cmds, append([]string{"new-window", "-d", "-t", tmux.SessionWindows(s.Name),
+					"-n", w.Name, "-c", dir, "-P", "-F", paneFormat}, agent...))
+			default:
+				cmds = append(cmds,
+					append([]string{"split-window", "-t", target, "-c", dir, "-P", "-F", paneFormat}, agent...),
+					[]string{"select-layout", "-t", target, "tiled"})
+			}
+			if s.LogDir != "" {
+				log, err := syntax.Quote(filepath.Join(s.LogDir, "agent-"+id+".log"), syntax.LangPOSIX)
+				if err != nil {
+					return nil, fmt.Errorf("log directory: %w", err)
+				}
+				// The new pane is the active one of its window.
+				cmds = append(cmds, []string{"pipe-pane", "-o", "-t", target, tmux.EscapeFormat("cat >> " + log)})
+			}
+		}
+		if len(w.Agents) > 1 {
+			cmds = append(cmds, []string{"select-pane", "-t", target + ".{top-left}"})
+		}
+	}
+	cmds = append(cmds, []string{"select-window", "-t", tmux.Window(s.Name, "meta")})
+	return cmds, nil
+}
+
+// agentArgv runs the agent in the user's login shell, then replaces it by
+// an interactive login shell, so the pane stays usable after the agent ends.
+func (s Spec) agentArgv(a roster.Agent) []string {
+	shell := s.Shell
+	if shell == "" {
+		shell = "/bin/sh"
+	}
+	q, err := syntax.Quote(shell, syntax.LangPOSIX)
+	if err != nil {
+		q = "/bin/sh"
+	}
+	line := fmt.Sprintf("%s --model %s; exec %s -l", s.Command, a.Model, q)
+	return []string{shell, "-l", "-c", line}
+}
+
+func checkName(name string) error {
+	if name == "" {
+		return errors.New("empty tmux session name")
+	}
+	for _, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return fmt.Errorf("tmux session name %q: only letters, digits, - and _ are allowed", name)
+		}
+	}
+	return nil
+}
+
+// Create builds the session in one tmux invocation and returns the
+// agents' panes in launch order. When anything fails, the half-built
+// session is killed before the error is returned.
+func Create(ctx context.Context, c tmux.Client, s Spec) ([]Pane, error) {
+	cmds, err := Plan(s)
+	if err != nil {
+		return nil, err
+	}
+	out, err := c.Batch(ctx, cmds...)
+	if err != nil {
+		Kill(context.WithoutCancel(ctx), c, s.Name)
+		return nil, err
+	}
+	ids := strings.Fields(string(out))
+	agents := roster.All()
+	if len(ids) != len(agents) {
+		Kill(context.WithoutCancel(ctx), c, s.Name)
+		return nil, fmt.Errorf("tmux created %d panes, want %d", len(ids), len(agents))
+	}
+	panes := make([]Pane, len(agents))
+	for i, a := range agents {
+		panes[i] = Pane{Agent: a.ID, ID: ids[i]}
+	}
+	return panes, nil
+}
+
+// Kill ends the session; a session that does not exist is not an error.
+func Kill(ctx context.Context, c tmux.Client, name string) error {
+	_, err := c.Run(ctx, nil, "kill-session", "-t", tmux.Session(name))
+	if err != nil && isMissing(err) {
+		return nil
+	}
+	return err
+}
+
+// Sessions returns the names of the sessions on the server, in one tmux
+// call; no server running means no sessions.
+func Sessions(ctx context.Context, c tmux.Client) (map[string]bool, error) {
+	out, err := c.Run(ctx, nil, "list-sessions", "-F", "#{session_name}")
+	if err != nil {
+		if isMissing(err) {
+			return map[string]bool{}, nil
+		}
+		return nil, err
+	}
+	names := map[string]bool{}
+	for _, n := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if n != "" {
+			names[n] = true
+		}
+	}
+	return names, nil
+}
+
+// Exists reports whether the session exists, matching its name exactly.
+func Exists(ctx context.Context, c tmux.Client, name string) (bool, error) {
+	_, err := c.Run(ctx, nil, "has-session", "-t", tmux.Session(name))
+	if err == nil {
+		return true, nil
+	}
+	if isMissing(err) {
+		return false, nil
+	}
+	return false, err
+}
+
+// isMissing tells a tmux failure that only means "no such session" or "no
+// server" from a real one.
+func isMissing(err error) bool {
+	var te *tmux.Error
+	if !errors.As(err, &te) {
+		return false
+	}
+	for _, s := range []string{"can't find session", "no server running", "error connecting to", "session not found"} {
+		if strings.Contains(te.Stderr, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Attach shows the session to the user: switch-client inside tmux,
+// attach-session otherwise. window, when set, is selected first.
+func Attach(ctx context.Context, c tmux.Client, name, window string, insideTmux bool) error {
+	target := tmux.SessionWindows(name)
+	if window != "" {
+		known := false
+		for _, w := range roster.Windows() {
+			known = known || w.Name == window
+		}
+		if !known {
+			return fmt.Errorf("unknown window %q (want meta, design, development or business)", window)
+		}
+		target = tmux.Window(name, window)
+	}
+	if insideTmux {
+		return c.Attach(ctx, "switch-client", "-t", target)
+	}
+	return c.Attach(ctx, "attach-session", "-t", target)
+}

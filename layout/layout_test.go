@@ -1,0 +1,92 @@
+package layout
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"mas/tmux"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+var spec = Spec{
+	Name:    "mas-1a2b3c4d",
+	Dir:     "/r/sessions/x",
+	UnitDir: "/r/sessions/x/unit",
+	LogDir:  "/r/it's #1/logs",
+	Env:     []string{"SESSION_NAME=mas-1a2b3c4d", "MAS_SESSION_ID=x"},
+	Command: "clauded",
+	Shell:   "/bin/bash",
+}
+
+// TestPlanGolden pins the whole tmux plan: exact targets, -c per pane,
+// log quoting and escaping, one batch.
+func TestPlanGolden(t *testing.T) {
+	cmds, err := Plan(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	for _, c := range cmds {
+		b.WriteString(strings.Join(c, " | ") + "\n")
+	}
+	golden := filepath.Join("testdata", "plan.golden")
+	if *update {
+		os.WriteFile(golden, b.Bytes(), 0o644)
+	}
+	want, _ := os.ReadFile(golden)
+	if !bytes.Equal(b.Bytes(), want) {
+		t.Errorf("plan differs from %s (go test -update):\n%s", golden, b.String())
+	}
+}
+
+func TestPlanRefusesUnsafeNames(t *testing.T) {
+	for _, name := range []string{"", "mas-__/escap", "a:b", "a.b", "x y"} {
+		s := spec
+		s.Name = name
+		if _, err := Plan(s); err == nil {
+			t.Errorf("Plan accepted session name %q", name)
+		}
+	}
+}
+
+func TestCreateKillsHalfBuiltSession(t *testing.T) {
+	rec := &tmux.Recorder{Respond: func(args []string) ([]byte, error) {
+		if args[0] == "new-session" {
+			return []byte("%0\n%1\n"), &tmux.Error{ExitCode: 1, Stderr: "no space for new pane"}
+		}
+		return nil, nil
+	}}
+	_, err := Create(context.Background(), rec, spec)
+	var te *tmux.Error
+	if !errors.As(err, &te) {
+		t.Fatalf("err = %v", err)
+	}
+	calls := rec.Calls()
+	if len(calls) != 2 || !slices.Equal(calls[1], []string{"kill-session", "-t", "=mas-1a2b3c4d"}) {
+		t.Errorf("calls = %q, want the batch then kill-session", calls)
+	}
+}
+
+func TestCreateReturnsPanesInLaunchOrder(t *testing.T) {
+	rec := &tmux.Recorder{Respond: func([]string) ([]byte, error) {
+		return []byte("%1\n%2\n%3\n%4\n%5\n%6\n%7\n%8\n%9\n%10\n%11\n%12\n%13\n"), nil
+	}}
+	panes, err := Create(context.Background(), rec, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Calls()) != 1 {
+		t.Errorf("%d tmux invocations, want 1", len(rec.Calls()))
+	}
+	if panes[0] != (Pane{"00", "%1"}) || panes[12] != (Pane{"33", "%13"}) {
+		t.Errorf("panes = %v", panes)
+	}
+}
