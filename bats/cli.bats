@@ -3,6 +3,7 @@
 
 load helpers
 
+# bats test_tags=original
 @test "list prints the whole roster exactly as the original" {
 	run --separate-stderr mas list
 	assert_success
@@ -33,6 +34,7 @@ OUT
 	[ -z "$stderr" ]
 }
 
+# bats test_tags=original
 @test "list -u design prints the unit without indentation" {
 	run --separate-stderr mas list -u design
 	assert_success
@@ -46,6 +48,7 @@ Unit 13: Visual Designer           (Model: sonnet)
 OUT
 }
 
+# bats test_tags=original
 @test "list -u with a comma list keeps the order of its parts" {
 	run --separate-stderr mas list -u 00,window3
 	assert_success
@@ -60,6 +63,7 @@ Unit 33: Analytics                 (Model: sonnet)
 OUT
 }
 
+# bats test_tags=original
 @test "list -u with an unknown target prints the header only and exits 0" {
 	run --separate-stderr mas list -u bogus
 	assert_success
@@ -67,6 +71,7 @@ OUT
 	assert_output "=== MAS Agent List ==="
 }
 
+# bats test_tags=original
 @test "list -u expands every target form of the original" {
 	local -A want=(
 		[00]="00" [33]="33" [agent-21]="21"
@@ -101,12 +106,14 @@ OUT
 	assert_output "=== MAS Agent List ==="
 }
 
+# bats test_tags=original
 @test "version prints mas version <version>" {
 	run --separate-stderr mas version
 	assert_success
 	assert_output --regexp '^mas version [0-9]+\.[0-9]+\.[0-9]+[-.a-z0-9]*$'
 }
 
+# bats test_tags=original
 @test "help and no arguments print usage with every original command, exit 0" {
 	local args
 	for args in help ""; do
@@ -134,6 +141,7 @@ OUT
 	done
 }
 
+# bats test_tags=original
 @test "the binary behaves the same through a mas symlink" {
 	ln -s "$MAS_BIN" "$WORK/mas"
 	local args

@@ -19,6 +19,7 @@ started_id() {
 	sed -n 's/^.*Session ID: //p' <<<"$output"
 }
 
+# bats test_tags=original
 @test "start prints the three lines the API parsed and builds the team layout" {
 	run --separate-stderr mas start --no-attach
 	assert_success
@@ -33,6 +34,7 @@ started_id() {
 	assert_output "$(printf 'meta 1\ndesign 4\ndevelopment 4\nbusiness 4')"
 }
 
+# bats test_tags=original
 @test "every agent starts in its own unit directory with its model" {
 	run --separate-stderr mas start --no-attach
 	assert_success
@@ -161,6 +163,7 @@ started_id() {
 	assert_line --index 1 --regexp "^$id +mas-${id:0:8} +active "
 }
 
+# bats test_tags=original
 @test "MAS_SESSION_ID is used when it is a lower-case UUID v4" {
 	run --separate-stderr env MAS_SESSION_ID=3f0c2a9e-1b2c-4d5e-8f90-123456789abc "$MAS_BIN" start --no-attach 3>&-
 	assert_success

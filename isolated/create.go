@@ -29,6 +29,7 @@ type CreateOptions struct {
 	Tmux       tmux.Client //
 	Progress   io.Writer   // progress lines for people
 	Now        func() time.Time
+	NewID      func() (string, error) // draws an id; nil means a random UUID v4
 }
 
 // StepError names the step of Create that failed; everything done before
@@ -180,12 +181,18 @@ func pickID(ctx context.Context, o CreateOptions) (string, error) {
 	if err != nil {
 		return "", &StepError{"check tmux session names", err}
 	}
+	newID := o.NewID
+	if newID == nil {
+		newID = func() (string, error) {
+			u, err := uuid.NewRandom()
+			return u.String(), err
+		}
+	}
 	for range 100 {
-		u, err := uuid.NewRandom()
+		id, err := newID()
 		if err != nil {
 			return "", &StepError{"generate session id", err}
 		}
-		id := u.String()
 		if _, err := os.Lstat(Dir(o.Root, id)); names[TmuxName(id)] || err == nil {
 			continue
 		}

@@ -90,3 +90,27 @@ func TestCreateReturnsPanesInLaunchOrder(t *testing.T) {
 		t.Errorf("panes = %v", panes)
 	}
 }
+
+func TestAttach(t *testing.T) {
+	tests := []struct {
+		window string
+		inside bool
+		want   []string
+	}{
+		{"", false, []string{"attach-session", "-t", "=mas-1a2b3c4d:"}},
+		{"design", false, []string{"attach-session", "-t", "=mas-1a2b3c4d:=design"}},
+		{"", true, []string{"switch-client", "-t", "=mas-1a2b3c4d:"}},
+	}
+	for _, tt := range tests {
+		rec := &tmux.Recorder{}
+		if err := Attach(context.Background(), rec, "mas-1a2b3c4d", tt.window, tt.inside); err != nil {
+			t.Fatal(err)
+		}
+		if got := rec.Calls(); len(got) != 1 || !slices.Equal(got[0], tt.want) {
+			t.Errorf("Attach(%q, inside=%v) = %q, want %q", tt.window, tt.inside, got, tt.want)
+		}
+	}
+	if err := Attach(context.Background(), &tmux.Recorder{}, "mas-x", "desig", false); err == nil {
+		t.Error("Attach accepted an unknown window")
+	}
+}

@@ -1,0 +1,80 @@
+package isolated
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"mas/tmux"
+)
+
+// fakeTmux answers like a tmux 3.3 server on which the given sessions run.
+func fakeTmux(running ...string) *tmux.Recorder {
+	return &tmux.Recorder{Respond: func(args []string) ([]byte, error) {
+		switch args[0] {
+		case "-V":
+			return []byte("tmux 3.3a\n"), nil
+		case "list-sessions":
+			return []byte(strings.Join(running, "\n") + "\n"), nil
+		case "has-session":
+			if slices.Contains(running, strings.TrimPrefix(args[2], "=")) {
+				return nil, nil
+			}
+			return nil, &tmux.Error{ExitCode: 1, Stderr: "can't find session: " + args[2]}
+		case "new-session":
+			return []byte(strings.Repeat("%1\n", 13)), nil
+		}
+		return nil, nil
+	}}
+}
+
+func TestCreateDrawsAgainWhenTheTmuxNameIsTaken(t *testing.T) {
+	root := t.TempDir()
+	ids := []string{"aaaaaaaa-1111-4111-8111-111111111111", "bbbbbbbb-2222-4222-8222-222222222222"}
+	rec := fakeTmux("mas-aaaaaaaa")
+	s, err := Create(context.Background(), CreateOptions{
+		Root: root, Command: "clauded", Shell: "/bin/sh", Tmux: rec,
+		NewID: func() (string, error) { id := ids[0]; ids = ids[1:]; return id, nil },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ID != "bbbbbbbb-2222-4222-8222-222222222222" || s.TmuxName != "mas-bbbbbbbb" {
+		t.Errorf("session %s (%s), want the second id", s.ID, s.TmuxName)
+	}
+	if _, err := os.Stat(filepath.Join(root, "sessions", "aaaaaaaa-1111-4111-8111-111111111111")); !os.IsNotExist(err) {
+		t.Errorf("the taken id left a directory: %v", err)
+	}
+	// -V, list-sessions, the batch: three tmux processes for a start.
+	if n := len(rec.Calls()); n != 3 {
+		t.Errorf("%d tmux invocations, want 3: %q", n, rec.Calls())
+	}
+}
+
+func TestCreateRollsBackWhenTmuxFails(t *testing.T) {
+	root := t.TempDir()
+	rec := fakeTmux()
+	inner := rec.Respond
+	rec.Respond = func(args []string) ([]byte, error) {
+		if args[0] == "new-session" {
+			return nil, &tmux.Error{ExitCode: 1, Stderr: "server exited unexpectedly"}
+		}
+		return inner(args)
+	}
+	_, err := Create(context.Background(), CreateOptions{Root: root, Command: "clauded", Tmux: rec})
+	if err == nil || err.Error() != "start tmux session: tmux: server exited unexpectedly" {
+		t.Fatalf("err = %v", err)
+	}
+	ids, _ := IDs(root)
+	ix, _ := readIndex(root)
+	if len(ids) != 0 || len(ix.Sessions) != 0 {
+		t.Errorf("left behind: dirs %v, index %v", ids, ix.Sessions)
+	}
+	last := rec.Calls()[len(rec.Calls())-1]
+	if last[0] != "kill-session" {
+		t.Errorf("last tmux call %q, want kill-session", last)
+	}
+}
