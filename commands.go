@@ -13,7 +13,7 @@ func (a *app) commands() []*command {
 	return []*command{
 		{name: "init", usage: "Create unit/, workflows/ and .masrc here, the units filled from the templates",
 			flags:  []flagSpec{{long: "name", value: "NAME", usage: "project name (asked on a terminal when missing)"}},
-			action: notYet("init")},
+			action: a.initProject},
 		{name: "start", usage: "Start the 13 agents; MAS_SESSION_MODE=isolated gives the session a workspace of its own",
 			flags: []flagSpec{
 				{long: "config", value: "FILE", usage: "JSON file whose prompts are sent to the agents once they are ready"},
@@ -36,7 +36,7 @@ func (a *app) commands() []*command {
 			action: notYet("status")},
 		{name: "stop", usage: "Stop the session (asks y/N on a terminal)",
 			flags:  []flagSpec{{long: "force", short: "f", usage: "do not ask"}},
-			action: notYet("stop")},
+			action: a.stop},
 		{name: "attach", usage: "Attach to the session (switch to it inside tmux)",
 			flags:  []flagSpec{{long: "window", short: "w", value: "W", usage: "window to show: meta, design, development or business"}},
 			action: notYet("attach")},

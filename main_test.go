@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -94,11 +95,6 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"session", "attach", "abc", "-w", "design"}, "", "mas: session attach: malformed session id \"abc\": give the session's UUID, its first 8 characters or mas-xxxxxxxx\n", 2, "flags after the id are parsed; the id is checked"},
 		{[]string{"env", "abc", "--shell", "fish", "--unset"}, "", "mas: env: malformed session id \"abc\": give the session's UUID, its first 8 characters or mas-xxxxxxxx\n", 2, "flags after the id are parsed; the id is checked"},
 		{[]string{"env", "abc", "--shell"}, "", "mas: --shell needs a value\n", 2, ""},
-		{[]string{"start", "--no-attach", "--skip-init"}, "", "mas: start: legacy mode not available yet (set MAS_SESSION_MODE=isolated)\n", 1, "never a fake success"},
-		{[]string{"init", "--name", "x"}, "", "mas: init: not available yet\n", 1, ""},
-		{[]string{"status"}, "", "mas: status: not available yet\n", 1, ""},
-		{[]string{"stop", "-f"}, "", "mas: stop: not available yet\n", 1, ""},
-		{[]string{"attach"}, "", "mas: attach: not available yet\n", 1, ""},
 		{[]string{"serve", "--addr", "127.0.0.1:0"}, "", "mas: serve: not available yet\n", 1, ""},
 		{[]string{"version"}, "mas version " + version + "\n", "", 0, ""},
 		{[]string{"version", "x"}, "", "mas: version: unexpected argument \"x\"\n", 2, ""},
@@ -187,4 +183,19 @@ func TestNormalize(t *testing.T) {
 			t.Errorf("%v: got %q, %v; want %q (%s)", tt.in, p.argv, err, tt.out, tt.why)
 		}
 	}
+}
+
+// TestMain keeps every in-process command away from the user's tmux
+// server: an accidental tmux call finds a private, empty socket directory.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("/tmp", "mt")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("TMUX_TMPDIR", dir)
+	os.Unsetenv("TMUX")
+	os.Unsetenv("TMUX_PANE")
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }

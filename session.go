@@ -49,14 +49,6 @@ func (a *app) info(format string, args ...any) string {
 // createIsolated creates an isolated session; start prints the three lines
 // the original's API parsed, session create prints the id alone.
 func (a *app) createIsolated(ctx context.Context, config string, noAttach, startLines bool) error {
-	command := a.e.getenv("MAS_AGENT_COMMAND")
-	if command == "" {
-		command = "clauded"
-	}
-	shell := a.e.getenv("SHELL")
-	if shell == "" {
-		shell = "/bin/sh"
-	}
 	if config != "" {
 		config = absPath(a.e.cwd, config)
 	}
@@ -64,8 +56,8 @@ func (a *app) createIsolated(ctx context.Context, config string, noAttach, start
 		Root:       a.e.resolveRoot(),
 		ID:         a.e.getenv("MAS_SESSION_ID"),
 		ConfigPath: config,
-		Command:    command,
-		Shell:      shell,
+		Command:    a.agentCommand(),
+		Shell:      a.userShell(),
 		Tmux:       a.tmux(),
 		Progress:   a.e.stderr,
 	})
@@ -267,5 +259,5 @@ func (a *app) start(ctx context.Context, cc *cli.Context) error {
 	if mode == "isolated" {
 		return a.createIsolated(ctx, cc.String("config"), cc.Bool("no-attach"), true)
 	}
-	return errors.New("start: legacy mode not available yet (set MAS_SESSION_MODE=isolated)")
+	return a.startLegacy(ctx, cc)
 }

@@ -30,6 +30,12 @@ var SessionKeys = []string{
 	"MAS_SESSION_DIR", "MAS_WORKSPACE_ROOT", "MAS_SESSION_MODE",
 }
 
+// LegacyKeys are the keys of a legacy session's .mas_session file.
+var LegacyKeys = []string{"SESSION_NAME", "STARTED_AT", "PROJECT_DIR", "UNIT_DIR", "WORKFLOWS_DIR"}
+
+// ProjectKeys are the keys a shell-form .masrc may set.
+var ProjectKeys = []string{"PROJECT_NAME", "WORKSPACE_ROOT"}
+
 // Var is one variable of a file.
 type Var struct {
 	Key, Value string

@@ -28,16 +28,27 @@ func FS() fs.FS { return files }
 // never linked, and are writable by their owner even when the templates
 // are read-only.
 func Install(srcRoot, unitDir, workflowsDir string, ids []string) error {
+	return install(srcRoot, unitDir, workflowsDir, ids, false)
+}
+
+// Fill is Install into directories that may already hold files: files that
+// exist are kept as they are, only missing ones are added.
+func Fill(unitDir, workflowsDir string, ids []string) error {
+	return install("", unitDir, workflowsDir, ids, true)
+}
+
+func install(srcRoot, unitDir, workflowsDir string, ids []string, keep bool) error {
 	for _, id := range ids {
-		if err := installTree(srcRoot, path.Join("unit", id), filepath.Join(unitDir, id)); err != nil {
+		if err := installTree(srcRoot, path.Join("unit", id), filepath.Join(unitDir, id), keep); err != nil {
 			return err
 		}
 	}
-	return installTree(srcRoot, "workflows", workflowsDir)
+	return installTree(srcRoot, "workflows", workflowsDir, keep)
 }
 
-// installTree copies the template tree rel (slash-separated) to dst.
-func installTree(srcRoot, rel, dst string) error {
+// installTree copies the template tree rel (slash-separated) to dst; with
+// keep, files already in dst are left alone.
+func installTree(srcRoot, rel, dst string, keep bool) error {
 	var src fs.FS = files
 	if srcRoot != "" {
 		disk := filepath.Join(srcRoot, filepath.FromSlash(rel))
@@ -61,6 +72,9 @@ func installTree(srcRoot, rel, dst string) error {
 		case d.IsDir():
 			return os.MkdirAll(target, 0o755)
 		case d.Type().IsRegular():
+			if _, err := os.Lstat(target); keep && err == nil {
+				return nil
+			}
 			return copyFile(src, p, target)
 		default:
 			return fmt.Errorf("template %s: not a regular file or directory", p)

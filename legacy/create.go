@@ -1,0 +1,131 @@
+package legacy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"mas/envfile"
+	"mas/layout"
+	"mas/templates"
+	"mas/tmux"
+)
+
+// ErrRunning is returned by Create when the project's session exists;
+// nothing was changed.
+var ErrRunning = errors.New("session already exists")
+
+// CreateOptions say how to start a project's session.
+type CreateOptions struct {
+	Root     string // the project directory: unit/, workflows/ and .mas_session live here
+	Project  string // PROJECT_NAME, or "" for mas-tmux
+	SkipInit bool   // do not fill a missing unit directory from the templates
+	Command  string // agent command
+	Shell    string // the user's shell
+	Tmux     tmux.Client
+	Progress io.Writer
+	Now      func() time.Time
+}
+
+// Session is a running legacy session.
+type Session struct {
+	Name         string
+	Root         string
+	UnitDir      string
+	WorkflowsDir string
+	StartedAt    string
+}
+
+// Environment is what every pane of the session sees, and what the
+// session's tmux environment holds.
+func (s *Session) Environment() []envfile.Var {
+	return []envfile.Var{
+		{Key: "SESSION_NAME", Value: s.Name},
+		{Key: "UNIT_DIR", Value: s.UnitDir},
+		{Key: "WORKFLOWS_DIR", Value: s.WorkflowsDir},
+		{Key: "MAS_SESSION_MODE", Value: "legacy"},
+		{Key: "MAS_WORKSPACE_ROOT", Value: s.Root},
+	}
+}
+
+// Create starts the project's session: the unit and workflow directories
+// are filled from the templates where missing (unless SkipInit), the team
+// is built in tmux, and .mas_session is written in the project directory.
+// If the session already runs, it returns ErrRunning and changes nothing.
+func Create(ctx context.Context, o CreateOptions) (*Session, error) {
+	now := o.Now
+	if now == nil {
+		now = time.Now
+	}
+	if _, err := tmux.CheckVersion(ctx, o.Tmux); err != nil {
+		return nil, fmt.Errorf("check tmux: %w", err)
+	}
+	s := &Session{
+		Name:         SessionName(o.Project),
+		Root:         o.Root,
+		UnitDir:      filepath.Join(o.Root, "unit"),
+		WorkflowsDir: filepath.Join(o.Root, "workflows"),
+		StartedAt:    now().Format("2006-01-02 15:04:05"),
+	}
+	running, err := layout.Exists(ctx, o.Tmux, s.Name)
+	if err != nil {
+		return nil, fmt.Errorf("check tmux session: %w", err)
+	}
+	if running {
+		return s, ErrRunning
+	}
+	if err := prepareUnits(s, o); err != nil {
+		return nil, err
+	}
+	var env []string
+	for _, v := range s.Environment() {
+		env = append(env, v.Key+"="+v.Value)
+	}
+	if o.Progress != nil {
+		fmt.Fprintf(o.Progress, "[INFO] Starting 13 agents in tmux session %s\n", s.Name)
+	}
+	if _, err := layout.Create(ctx, o.Tmux, layout.Spec{
+		Name: s.Name, Dir: s.Root, UnitDir: s.UnitDir, Env: env, Command: o.Command, Shell: o.Shell,
+	}); err != nil {
+		return nil, fmt.Errorf("start tmux session: %w", err)
+	}
+	if err := envfile.Write(filepath.Join(s.Root, ".mas_session"), []envfile.Var{
+		{Key: "SESSION_NAME", Value: s.Name},
+		{Key: "STARTED_AT", Value: s.StartedAt},
+		{Key: "PROJECT_DIR", Value: s.Root},
+		{Key: "UNIT_DIR", Value: s.UnitDir},
+		{Key: "WORKFLOWS_DIR", Value: s.WorkflowsDir},
+	}, envfile.LegacyKeys); err != nil {
+		layout.Kill(context.WithoutCancel(ctx), o.Tmux, s.Name)
+		return nil, fmt.Errorf("write .mas_session: %w", err)
+	}
+	return s, nil
+}
+
+// prepareUnits makes sure every agent has its directory: missing ones are
+// filled from the templates, or reported with SkipInit.
+func prepareUnits(s *Session, o CreateOptions) error {
+	var missing []string
+	for _, id := range agentIDs() {
+		if fi, err := os.Stat(filepath.Join(s.UnitDir, id)); err != nil || !fi.IsDir() {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	if o.SkipInit {
+		return fmt.Errorf("unit directories missing in %s: %v (run without --skip-init, or mas init)", s.UnitDir, missing)
+	}
+	if o.Progress != nil {
+		fmt.Fprintf(o.Progress, "[INFO] Filling %s from the templates\n", s.UnitDir)
+	}
+	if err := templates.Fill(s.UnitDir, s.WorkflowsDir, missing); err != nil {
+		return fmt.Errorf("copy templates: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"mas/envfile"
+	"mas/isolated"
+	"mas/layout"
+)
+
+// errNoSession is returned when no mas session runs.
+var errNoSession = errors.New("no mas session is running (start one with: mas start)")
+
+// selected is the session a command acts on.
+type selected struct {
+	name string            // tmux session name
+	root string            // $ROOT
+	iso  *isolated.Session // set for an isolated session
+}
+
+// selectSession picks the session for send, status, stop and attach:
+// MAS_SESSION_ID or MAS_SESSION_NAME when set; else the current tmux
+// session when it is a mas-* one; else the project's legacy session named
+// in $ROOT/.mas_session; else the only mas-* session. With several and no
+// hint it is an error that lists them, never a silent pick.
+func (a *app) selectSession(ctx context.Context) (selected, error) {
+	root := a.e.resolveRoot()
+	c := a.tmux()
+	if id := a.e.getenv("MAS_SESSION_ID"); id != "" {
+		full, err := isolated.Find(root, id)
+		if errors.Is(err, isolated.ErrMalformedID) {
+			return selected{}, &usageError{"MAS_SESSION_ID: " + err.Error()}
+		}
+		if err != nil {
+			return selected{}, err
+		}
+		s, err := isolated.Load(root, full)
+		if err != nil {
+			return selected{}, err
+		}
+		return selected{name: s.TmuxName, root: root, iso: s}, nil
+	}
+	names, err := layout.Sessions(ctx, c)
+	if err != nil {
+		return selected{}, err
+	}
+	pick := func(name string) (selected, error) {
+		sel := selected{name: name, root: root}
+		if id, err := isolated.Find(root, name); err == nil {
+			if s, err := isolated.Load(root, id); err == nil && s.TmuxName == name {
+				sel.iso = s
+			}
+		}
+		return sel, nil
+	}
+	if name := a.e.getenv("MAS_SESSION_NAME"); name != "" {
+		if !names[name] {
+			return selected{}, fmt.Errorf("MAS_SESSION_NAME: tmux session %s is not running", name)
+		}
+		return pick(name)
+	}
+	if a.e.getenv("TMUX") != "" {
+		if out, err := c.Run(ctx, nil, "display-message", "-p", "#{session_name}"); err == nil {
+			if name := strings.TrimSpace(string(out)); strings.HasPrefix(name, "mas-") && names[name] {
+				return pick(name)
+			}
+		}
+	}
+	if vars, err := envfile.Read(filepath.Join(root, ".mas_session"), envfile.LegacyKeys); err == nil {
+		if name := envfile.Map(vars)["SESSION_NAME"]; names[name] {
+			return pick(name)
+		}
+	}
+	var mas []string
+	for n := range names {
+		if strings.HasPrefix(n, "mas-") {
+			mas = append(mas, n)
+		}
+	}
+	slices.Sort(mas)
+	switch len(mas) {
+	case 0:
+		return selected{}, errNoSession
+	case 1:
+		return pick(mas[0])
+	}
+	return selected{}, fmt.Errorf("several mas sessions are running (%s): choose one with MAS_SESSION_NAME=<name> or MAS_SESSION_ID=<id>",
+		strings.Join(mas, ", "))
+}
