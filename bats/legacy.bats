@@ -237,3 +237,29 @@ agent_cwd() {
 	run tmux ls -F '#{session_name}'
 	assert_output mas-tmux
 }
+
+@test "init asks for the name on a terminal" {
+	skip_if_original "the original's init needed openspec"
+	command -v script >/dev/null || skip "script(1) is not installed"
+	run bash -c 'printf "Term Proj\n" | script -qec "$MAS_BIN init" /dev/null' 3>&-
+	assert_success
+	assert_output --partial "Project name:"
+	run bash -c 'source ./.masrc && printf %s "$PROJECT_NAME"'
+	assert_output "Term Proj"
+}
+
+@test "stop asks y/N on a terminal and only y stops" {
+	skip_if_original "the original's prompt was in Japanese"
+	command -v script >/dev/null || skip "script(1) is not installed"
+	run --separate-stderr mas start --no-attach
+	run bash -c 'printf "n\n" | script -qec "$MAS_BIN stop" /dev/null' 3>&-
+	assert_success
+	assert_output --partial "Stop session 'mas-tmux'? (y/N)"
+	assert_output --partial "Cancelled"
+	run tmux has-session -t =mas-tmux
+	assert_success
+	run bash -c 'printf "y\n" | script -qec "$MAS_BIN stop" /dev/null' 3>&-
+	assert_success
+	run tmux has-session -t =mas-tmux
+	assert_failure
+}
