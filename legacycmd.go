@@ -3,11 +3,9 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -38,13 +36,10 @@ func (a *app) startLegacy(ctx context.Context, cc *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	var prompts []prompt
 	if config := cc.String("config"); config != "" {
-		data, err := os.ReadFile(absPath(a.e.cwd, config))
-		if err != nil {
-			return fmt.Errorf("cannot start session: read config: %w", err)
-		}
-		if !json.Valid(data) {
-			return fmt.Errorf("cannot start session: read config: %s is not valid JSON", config)
+		if prompts, err = readConfigPrompts(absPath(a.e.cwd, config)); err != nil {
+			return fmt.Errorf("cannot start session: %w", err)
 		}
 	}
 	root := a.e.resolveRoot()
@@ -65,6 +60,9 @@ func (a *app) startLegacy(ctx context.Context, cc *cli.Context) error {
 		return fmt.Errorf("cannot start session: %w", err)
 	}
 	fmt.Fprint(a.e.stdout, a.info("Session: %s", s.Name)+a.info("Workspace: %s", s.Root))
+	if err := a.sendPrompts(ctx, s.Name, prompts); err != nil {
+		return fmt.Errorf("session %s started, but: %w", s.Name, err)
+	}
 	if cc.Bool("no-attach") || !a.e.stdinTTY || !a.e.stdoutTTY {
 		fmt.Fprintf(a.e.stderr, "[INFO] Session %s is running; attach with: mas attach\n", s.Name)
 		return nil

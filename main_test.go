@@ -86,8 +86,8 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"send"}, "", "mas: send: missing <target>\n", 2, "bug #1: the original exited 1 silently"},
 		{[]string{"send", "00"}, "", "mas: send: missing <message>\n", 2, "bug #1"},
 		{[]string{"send", "00", "hi", "there"}, "", "mas: send: unexpected argument \"there\"\n", 2, "a third word is an error, not dropped"},
-		{[]string{"send", "00", "hi", "-e"}, "", "mas: send: not available yet\n", 1, "flags after positionals are parsed"},
-		{[]string{"send", "00", "-e"}, "", "mas: send: not available yet\n", 1, "the message may look like a flag (golden c2/09)"},
+		{[]string{"send", "00", "hi", "-e"}, "", "mas: no mas session is running (start one with: mas start)\n", 1, "flags after positionals are parsed"},
+		{[]string{"send", "00", "-e"}, "", "mas: no mas session is running (start one with: mas start)\n", 1, "the message may look like a flag (golden c2/09)"},
 		{[]string{"send", "00", "hi", "-x"}, "", "mas: send: unknown flag -x\n", 2, ""},
 		{[]string{"session"}, "", "mas: session: missing subcommand (create, list, show, stop, attach)\n", 2, ""},
 		{[]string{"session", "bogus"}, "", "mas: session: unknown command: bogus\n", 2, ""},
@@ -198,4 +198,61 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+func TestConfigPrompts(t *testing.T) {
+	tests := []struct {
+		json string
+		want string
+		err  string
+		why  string
+	}{
+		{`{"agents": {"metaManager": {"prompt": "m"}}, "units": [{"manager": {"id": "10", "prompt": "a"}, "workers": [{"id": "11", "prompt": "b"}, {"id": "12", "prompt": ""}]}]}`,
+			"00:m 10:a 11:b", "", "examples/simple-session.json shape; empty prompts skipped"},
+		{`{"metaManager": {"id": "00", "prompt": "m"}, "units": [{"unitId": 1, "manager": {"id": "20", "prompt": "a"}}]}`,
+			"00:m 20:a", "", "bug #22: the POST /runs shape keeps the meta prompt"},
+		{`{"agents": {"metaManager": {"prompt": "m"}, "units": [{"manager": {"id": "30", "prompt": "c"}}]}}`,
+			"00:m 30:c", "", "the whole /runs body of 33f2c19"},
+		{`{"units": [{"manager": {"id": "01", "prompt": "x"}}]}`, "", `config: no agent has id "01"`, "ids are checked"},
+		{`{"units": {"x": 1}}`, "", "config: json", "wrong types are errors"},
+		{`{}`, "", "", "no prompts"},
+	}
+	for _, tt := range tests {
+		ps, err := configPrompts([]byte(tt.json))
+		var got []string
+		for _, p := range ps {
+			got = append(got, p.Agent+":"+p.Text)
+		}
+		if strings.Join(got, " ") != tt.want || (err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("%s: got %v, %v; want %q, %q", tt.why, got, err, tt.want, tt.err)
+		}
+	}
+}
+
+func TestUseColor(t *testing.T) {
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	tests := []struct {
+		tty    bool
+		getenv func(string) string
+		want   bool
+	}{
+		{true, env("TERM", "xterm"), true},
+		{false, env("TERM", "xterm"), false},
+		{true, env("NO_COLOR", "1"), false},
+		{true, env("TERM", "dumb"), false},
+	}
+	for i, tt := range tests {
+		if got := useColor(tt.tty, tt.getenv); got != tt.want {
+			t.Errorf("case %d: useColor = %v", i, got)
+		}
+	}
 }

@@ -18,9 +18,10 @@ var errNoSession = errors.New("no mas session is running (start one with: mas st
 
 // selected is the session a command acts on.
 type selected struct {
-	name string            // tmux session name
-	root string            // $ROOT
-	iso  *isolated.Session // set for an isolated session
+	name  string            // tmux session name
+	root  string            // $ROOT
+	iso   *isolated.Session // set for an isolated session
+	panes []layout.PaneInfo // the session's panes, in order
 }
 
 // selectSession picks the session for send, status, stop and attach:
@@ -28,9 +29,14 @@ type selected struct {
 // session when it is a mas-* one; else the project's legacy session named
 // in $ROOT/.mas_session; else the only mas-* session. With several and no
 // hint it is an error that lists them, never a silent pick.
+// It makes one tmux call, which also lists the session's panes.
 func (a *app) selectSession(ctx context.Context) (selected, error) {
 	root := a.e.resolveRoot()
-	c := a.tmux()
+	snapshot, err := layout.Snapshot(ctx, a.tmux())
+	if err != nil {
+		return selected{}, err
+	}
+	names := layout.SessionNames(snapshot)
 	if id := a.e.getenv("MAS_SESSION_ID"); id != "" {
 		full, err := isolated.Find(root, id)
 		if errors.Is(err, isolated.ErrMalformedID) {
@@ -43,14 +49,13 @@ func (a *app) selectSession(ctx context.Context) (selected, error) {
 		if err != nil {
 			return selected{}, err
 		}
-		return selected{name: s.TmuxName, root: root, iso: s}, nil
-	}
-	names, err := layout.Sessions(ctx, c)
-	if err != nil {
-		return selected{}, err
+		if !names[s.TmuxName] {
+			return selected{}, fmt.Errorf("MAS_SESSION_ID: session %s (tmux %s) is not running", s.ID, s.TmuxName)
+		}
+		return selected{name: s.TmuxName, root: root, iso: s, panes: layout.Of(snapshot, s.TmuxName)}, nil
 	}
 	pick := func(name string) (selected, error) {
-		sel := selected{name: name, root: root}
+		sel := selected{name: name, root: root, panes: layout.Of(snapshot, name)}
 		if id, err := isolated.Find(root, name); err == nil {
 			if s, err := isolated.Load(root, id); err == nil && s.TmuxName == name {
 				sel.iso = s
@@ -64,10 +69,11 @@ func (a *app) selectSession(ctx context.Context) (selected, error) {
 		}
 		return pick(name)
 	}
-	if a.e.getenv("TMUX") != "" {
-		if out, err := c.Run(ctx, nil, "display-message", "-p", "#{session_name}"); err == nil {
-			if name := strings.TrimSpace(string(out)); strings.HasPrefix(name, "mas-") && names[name] {
-				return pick(name)
+	// $TMUX is "socket,server pid,session number" of the current client.
+	if parts := strings.Split(a.e.getenv("TMUX"), ","); len(parts) == 3 && a.e.getenv("MAS_TMUX_SOCKET") == "" {
+		for _, p := range snapshot {
+			if p.SessionID == "$"+parts[2] && strings.HasPrefix(p.Session, "mas-") {
+				return pick(p.Session)
 			}
 		}
 	}

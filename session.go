@@ -49,8 +49,13 @@ func (a *app) info(format string, args ...any) string {
 // createIsolated creates an isolated session; start prints the three lines
 // the original's API parsed, session create prints the id alone.
 func (a *app) createIsolated(ctx context.Context, config string, noAttach, startLines bool) error {
+	var prompts []prompt
 	if config != "" {
 		config = absPath(a.e.cwd, config)
+		var err error
+		if prompts, err = readConfigPrompts(config); err != nil {
+			return fmt.Errorf("cannot create session: %w", err)
+		}
 	}
 	s, err := isolated.Create(ctx, isolated.CreateOptions{
 		Root:       a.e.resolveRoot(),
@@ -71,6 +76,9 @@ func (a *app) createIsolated(ctx context.Context, config string, noAttach, start
 		fmt.Fprint(a.e.stdout, a.info("Session ID: %s", s.ID)+a.info("Session: %s", s.TmuxName)+a.info("Workspace: %s", s.Dir))
 	} else {
 		fmt.Fprintln(a.e.stdout, s.ID)
+	}
+	if err := a.sendPrompts(ctx, s.TmuxName, prompts); err != nil {
+		return fmt.Errorf("session %s started, but: %w", s.TmuxName, err)
 	}
 	if noAttach || !a.e.stdinTTY || !a.e.stdoutTTY {
 		fmt.Fprintf(a.e.stderr, "[INFO] Session %s is running; attach with: mas session attach %s\n", s.TmuxName, s.ID[:8])

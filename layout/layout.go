@@ -35,6 +35,9 @@ type Pane struct {
 
 const paneFormat = "#{pane_id}"
 
+// AgentOption is the pane option that names the agent of a pane.
+const AgentOption = "@mas_agent"
+
 // Plan returns the tmux commands that build the session, to be run as one
 // batch. The first pane is created with a placeholder and respawned in the
 // meta unit's directory, so that the session itself starts in Spec.Dir.
@@ -67,6 +70,8 @@ func Plan(s Spec) ([][]string, error) {
 					append([]string{"split-window", "-t", target, "-c", dir, "-P", "-F", paneFormat}, agent...),
 					[]string{"select-layout", "-t", target, "tiled"})
 			}
+			// Tag the new pane (the active one of its window) with its agent.
+			cmds = append(cmds, []string{"set-option", "-p", "-t", target, AgentOption, id})
 			if s.LogDir != "" {
 				log, err := syntax.Quote(filepath.Join(s.LogDir, "agent-"+id+".log"), syntax.LangPOSIX)
 				if err != nil {
@@ -84,19 +89,20 @@ func Plan(s Spec) ([][]string, error) {
 	return cmds, nil
 }
 
-// agentArgv runs the agent in the user's login shell, then replaces it by
-// an interactive login shell, so the pane stays usable after the agent ends.
+// agentScript runs the agent line ($1) in the user's login shell ($0),
+// then replaces itself by an interactive login shell, so the pane stays
+// usable after the agent ends. "set -m" gives the agent its own process
+// group in the foreground, so that tmux's pane_current_command names the
+// agent, not the shell, while it runs.
+const agentScript = `set -m; "$0" -l -c "$1"; exec "$0" -l`
+
+// agentArgv is the program of an agent's pane.
 func (s Spec) agentArgv(a roster.Agent) []string {
 	shell := s.Shell
 	if shell == "" {
 		shell = "/bin/sh"
 	}
-	q, err := syntax.Quote(shell, syntax.LangPOSIX)
-	if err != nil {
-		q = "/bin/sh"
-	}
-	line := fmt.Sprintf("%s --model %s; exec %s -l", s.Command, a.Model, q)
-	return []string{shell, "-l", "-c", line}
+	return []string{"/bin/sh", "-c", agentScript, shell, fmt.Sprintf("%s --model %s", s.Command, a.Model)}
 }
 
 func checkName(name string) error {
@@ -119,7 +125,7 @@ func Create(ctx context.Context, c tmux.Client, s Spec) ([]Pane, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := c.Batch(ctx, cmds...)
+	out, err := c.Batch(ctx, nil, cmds...)
 	if err != nil {
 		Kill(context.WithoutCancel(ctx), c, s.Name)
 		return nil, err
@@ -184,7 +190,7 @@ func isMissing(err error) bool {
 	if !errors.As(err, &te) {
 		return false
 	}
-	for _, s := range []string{"can't find session", "no server running", "error connecting to", "session not found"} {
+	for _, s := range []string{"can't find session", "no server running", "error connecting to", "session not found", "server exited unexpectedly"} {
 		if strings.Contains(te.Stderr, s) {
 			return true
 		}

@@ -23,7 +23,7 @@ func (r *Recorder) Run(_ context.Context, _ io.Reader, args ...string) ([]byte, 
 }
 
 // Batch records one invocation of several commands.
-func (r *Recorder) Batch(_ context.Context, cmds ...[]string) ([]byte, error) {
+func (r *Recorder) Batch(_ context.Context, _ io.Reader, cmds ...[]string) ([]byte, error) {
 	return r.record(BatchArgs(cmds...))
 }
 

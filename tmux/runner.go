@@ -66,8 +66,9 @@ type Client interface {
 	// Run runs one tmux command; stdin may be nil.
 	Run(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error)
 	// Batch runs several tmux commands in one tmux process, in order,
-	// stopping at the first that fails.
-	Batch(ctx context.Context, cmds ...[]string) ([]byte, error)
+	// stopping at the first that fails; stdin (may be nil) is for
+	// "load-buffer -".
+	Batch(ctx context.Context, stdin io.Reader, cmds ...[]string) ([]byte, error)
 	// Attach runs one command connected to this process's terminal, for
 	// attach-session and switch-client.
 	Attach(ctx context.Context, args ...string) error
@@ -99,8 +100,8 @@ func (r *Runner) Run(ctx context.Context, stdin io.Reader, args ...string) ([]by
 }
 
 // Batch runs cmds in a single tmux process, joined by ";" separators.
-func (r *Runner) Batch(ctx context.Context, cmds ...[]string) ([]byte, error) {
-	return r.exec(ctx, nil, BatchArgs(cmds...))
+func (r *Runner) Batch(ctx context.Context, stdin io.Reader, cmds ...[]string) ([]byte, error) {
+	return r.exec(ctx, stdin, BatchArgs(cmds...))
 }
 
 // Attach runs one tmux command with the process's own stdin, stdout and

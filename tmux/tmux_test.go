@@ -76,7 +76,7 @@ func TestBatchBuildsLayoutInOneProcess(t *testing.T) {
 					[]string{"split-window", "-t", Window("lay", "design"), "-c", d, "-P", "-F", format, "--", "sleep", "30"},
 					[]string{"select-layout", "-t", Window("lay", "design"), "tiled"})
 			}
-			out, err := r.Batch(ctx, cmds...)
+			out, err := r.Batch(ctx, nil, cmds...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -226,10 +226,10 @@ func TestLiteralArguments(t *testing.T) {
 			t.Errorf("single command: %q arrived as %q", v, got)
 		}
 	}
-	if _, err := r.Batch(ctx, []string{"set-option", "-g", "@a", "x;"}, []string{"set-option", "-g", "@b", ";"}); err != nil {
+	if _, err := r.Batch(ctx, nil, []string{"set-option", "-g", "@a", "x;"}, []string{"set-option", "-g", "@b", ";"}); err != nil {
 		t.Fatal(err)
 	}
-	out, _ := r.Batch(ctx, []string{"show-options", "-gv", "@a"}, []string{"show-options", "-gv", "@b"})
+	out, _ := r.Batch(ctx, nil, []string{"show-options", "-gv", "@a"}, []string{"show-options", "-gv", "@b"})
 	if got := string(out); got != "x;\n;\n" {
 		t.Errorf("batch: got %q, want %q", got, "x;\n;\n")
 	}
@@ -279,7 +279,7 @@ func TestRecorder(t *testing.T) {
 	}}
 	ctx := context.Background()
 	rec.Run(ctx, nil, "send-keys", "-l", "--", "end;")
-	rec.Batch(ctx, []string{"new-session", "-d"}, []string{"kill-server"})
+	rec.Batch(ctx, nil, []string{"new-session", "-d"}, []string{"kill-server"})
 	if _, err := rec.Run(ctx, nil, "has-session", "-t", "=x"); err == nil {
 		t.Error("Respond error not returned")
 	}

@@ -1,0 +1,153 @@
+#!/usr/bin/env bats
+# status, attach and --config prompts.
+
+load helpers
+
+setup() {
+	common_setup
+	use_stub_agent
+	make_templates "$WORK"
+}
+
+start_team() {
+	run --separate-stderr mas start --no-attach "$@"
+	assert_success
+	wait_agents
+}
+
+pane_of() {
+	tmux list-panes -a -F '#{pane_id} #{pane_current_path}' | awk -v nn="$1" '$2 ~ "/unit/" nn "$" { print $1; exit }'
+}
+
+@test "status of a complete session says running" {
+	skip_if_original "bug #11: the original counted one window's panes and said partial"
+	start_team
+	run --separate-stderr mas status
+	assert_success
+	assert_output "$(printf 'Session: mas-tmux\nStatus: running\nHTTP Server: stopped')"
+}
+
+@test "status says partial when an agent's pane is gone" {
+	skip_if_original "bug #11"
+	start_team
+	tmux kill-pane -t "$(pane_of 31)"
+	run --separate-stderr mas status
+	assert_line "Status: partial"
+}
+
+@test "status makes one tmux call" {
+	skip_if_original "the original made four"
+	start_team
+	mkdir -p "$BATS_TEST_TMPDIR/logbin"
+	printf '#!/bin/sh\necho "$*" >>"%s"\nexec %s "$@"\n' "$BATS_TEST_TMPDIR/tmux.log" "$(command -v tmux)" >"$BATS_TEST_TMPDIR/logbin/tmux"
+	chmod +x "$BATS_TEST_TMPDIR/logbin/tmux"
+	PATH="$BATS_TEST_TMPDIR/logbin:$PATH" run --separate-stderr mas status
+	assert_success
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/tmux.log")" = 1 ]
+}
+
+@test "status --detail shows each agent: running, stopped (shell only) or missing" {
+	skip_if_original "bug #12, #13: process-name checks and a deleted function"
+	start_team
+	tmux respawn-pane -k -t "$(pane_of 12)" -c "$WORK/unit/12" -- /bin/sh
+	tmux kill-pane -t "$(pane_of 33)"
+	run --separate-stderr mas status --detail
+	assert_success
+	assert_line "Session: mas-tmux"
+	assert_line "Status: partial"
+	assert_line --regexp "^Started at: [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8}$"
+	assert_line "Workspace: $WORK"
+	assert_line "  meta (1 panes)"
+	assert_line "  business (3 panes)"
+	assert_line "$(printf '  Unit 00 %-25s: running' '(Meta Manager)')"
+	assert_line "$(printf '  Unit 12 %-25s: stopped' '(UX Designer)')"
+	assert_line "$(printf '  Unit 33 %-25s: missing' '(Analytics)')"
+	assert_line "$(printf '  Unit 23 %-25s: running' '(DevOps)')"
+}
+
+@test "status --json gives the same data" {
+	skip_if_original "--json is new"
+	start_team
+	run --separate-stderr mas status --json
+	assert_success
+	[ "$(jq -r '[.session, .status, .httpServer.running] | join(" ")' <<<"$output")" = "mas-tmux running false" ]
+	run --separate-stderr mas status --json --detail
+	[ "$(jq -r '.agents | length' <<<"$output")" = 13 ]
+	[ "$(jq -r '.agents[] | select(.id == "20") | .status' <<<"$output")" = running ]
+}
+
+# bats test_tags=original
+@test "status with no session exits 0" {
+	run --separate-stderr mas status
+	assert_success
+}
+
+@test "status with no session says stopped" {
+	skip_if_original "the original printed a Japanese notice"
+	run --separate-stderr mas status
+	assert_output "$(printf 'Session: none\nStatus: stopped\nHTTP Server: stopped')"
+}
+
+@test "attach without a terminal says how, exit 1" {
+	skip_if_original "the original ran tmux attach and got its error"
+	start_team
+	run --separate-stderr mas attach
+	assert_failure 1
+	[ "$stderr" = "mas: not a terminal: attach from one with: tmux attach -t mas-tmux" ]
+}
+
+@test "attach -w on a terminal attaches to that window" {
+	skip_if_original "the original ran attach in a terminal the same way; tested here through script(1)"
+	command -v script >/dev/null || skip "script(1) is not installed"
+	start_team
+	script -qec "$MAS_BIN attach -w development" /dev/null </dev/null >/dev/null 2>&1 3>&- &
+	local pid=$! clients=""
+	for _ in $(seq 100); do
+		clients="$(tmux list-clients -F '#{client_session} #{window_name}' 2>/dev/null)"
+		[[ -n "$clients" ]] && break
+		sleep 0.05
+	done
+	[ "$clients" = "mas-tmux development" ] || fail "clients: '$clients'"
+	tmux detach-client -s =mas-tmux
+	wait "$pid"
+}
+
+@test "--config prompts reach each agent once, meta manager included" {
+	skip_if_original "bug #20: the original typed prompts before the agents were ready"
+	cat >"$WORK/simple.json" <<'JSON'
+{"agents": {"metaManager": {"prompt": "plan the launch"}},
+ "units": [{"name": "design", "manager": {"id": "10", "prompt": "design it"},
+            "workers": [{"id": "11", "prompt": "draw it"}]}]}
+JSON
+	start_team --config simple.json
+	[ "$(agent_input 00)" = "$(printf %q $'plan the launch\r')" ]
+	[ "$(agent_input 10)" = "$(printf %q $'design it\r')" ]
+	[ "$(agent_input 11)" = "$(printf %q $'draw it\r')" ]
+	[ "$(agent_input 12)" = "''" ]
+}
+
+@test "--config in the shape POST /runs writes sends the meta prompt too, once each" {
+	skip_if_original "bug #22: the original dropped the meta manager's prompt of this shape"
+	cat >"$WORK/runs.json" <<'JSON'
+{"metaManager": {"id": "00", "prompt": "lead $(touch pwned) `id`"},
+ "units": [{"unitId": 2, "manager": {"id": "20", "prompt": "build"},
+            "workers": [{"id": "21", "prompt": "line one\nline two"}]}]}
+JSON
+	MAS_SESSION_MODE=isolated MAS_ROOT="$BATS_TEST_TMPDIR/iso" run --separate-stderr mas start --no-attach --config runs.json
+	assert_success
+	wait_agents
+	[ "$(agent_input 00)" = "$(printf %q 'lead $(touch pwned) `id`'$'\r')" ]
+	[ "$(agent_input 20)" = "$(printf %q $'build\r')" ]
+	[ "$(agent_input 21)" = "$(printf %q $'line one\nline two\r')" ]
+	assert_file_not_exists "$WORK/pwned"
+}
+
+@test "--config naming an agent that does not exist creates nothing" {
+	skip_if_original "ids were not checked"
+	echo '{"units": [{"manager": {"id": "01", "prompt": "x"}}]}' >"$WORK/bad.json"
+	run --separate-stderr mas start --no-attach --config bad.json
+	assert_failure 1
+	[ "$stderr" = 'mas: cannot start session: config: no agent has id "01"' ]
+	run tmux ls
+	assert_failure
+}

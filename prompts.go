@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"mas/layout"
+	"mas/roster"
+)
+
+// prompt is one text of a config that an agent gets once it is ready.
+type prompt struct {
+	Agent, Text string
+}
+
+type agentPrompt struct {
+	ID     string `json:"id"`
+	Prompt string `json:"prompt"`
+}
+
+type unitPrompts struct {
+	Manager *agentPrompt  `json:"manager"`
+	Workers []agentPrompt `json:"workers"`
+}
+
+type teamPrompts struct {
+	MetaManager *agentPrompt  `json:"metaManager"`
+	Units       []unitPrompts `json:"units"`
+}
+
+// configPrompts reads the prompts of a --config file in either shape: the
+// examples' {"agents": {"metaManager": …}, "units": […]} and the
+// {"metaManager": …, "units": […]} that POST /runs writes (bug #22: the
+// original dropped the meta manager's prompt of the second shape). Every
+// id must be an agent's; prompts without text are skipped.
+func configPrompts(data []byte) ([]prompt, error) {
+	var c struct {
+		teamPrompts
+		Agents *teamPrompts `json:"agents"`
+	}
+	if err := json.Unmarshal(data, &c); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	meta, units := c.MetaManager, c.Units
+	if c.Agents != nil {
+		if meta == nil {
+			meta = c.Agents.MetaManager
+		}
+		if len(units) == 0 {
+			units = c.Agents.Units
+		}
+	}
+	var out []prompt
+	add := func(p *agentPrompt, defaultID string) error {
+		if p == nil || strings.TrimSpace(p.Prompt) == "" {
+			return nil
+		}
+		id := p.ID
+		if id == "" {
+			id = defaultID
+		}
+		if _, ok := roster.Lookup(id); !ok {
+			return fmt.Errorf("config: no agent has id %q", id)
+		}
+		out = append(out, prompt{Agent: id, Text: p.Prompt})
+		return nil
+	}
+	if err := add(meta, "00"); err != nil {
+		return nil, err
+	}
+	for _, u := range units {
+		if err := add(u.Manager, ""); err != nil {
+			return nil, err
+		}
+		for _, w := range u.Workers {
+			if err := add(&w, ""); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// readConfigPrompts reads and checks a --config file.
+func readConfigPrompts(path string) ([]prompt, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	if !json.Valid(data) {
+		return nil, fmt.Errorf("read config: %s is not valid JSON", path)
+	}
+	return configPrompts(data)
+}
+
+// readyTimeout bounds the wait for agents before their prompts are sent.
+func (a *app) readyTimeout() time.Duration {
+	if s, err := strconv.Atoi(a.e.getenv("MAS_READY_TIMEOUT")); err == nil && s > 0 {
+		return time.Duration(s) * time.Second
+	}
+	return 60 * time.Second
+}
+
+// sendPrompts types each prompt into its agent, with Enter, as soon as
+// that agent's program (not the shell) is in the foreground of its pane.
+func (a *app) sendPrompts(ctx context.Context, session string, prompts []prompt) error {
+	deadline := time.Now().Add(a.readyTimeout())
+	pending := slices.Clone(prompts)
+	c := a.tmux()
+	for len(pending) > 0 {
+		snapshot, err := layout.Snapshot(ctx, c)
+		if err != nil {
+			return err
+		}
+		byAgent := layout.AgentPanes(layout.Of(snapshot, session))
+		var waiting []prompt
+		for _, p := range pending {
+			pane, ok := byAgent[p.Agent]
+			if !ok {
+				return fmt.Errorf("prompt for agent %s: no pane in %s", p.Agent, session)
+			}
+			if !layout.AgentRunning(pane, a.userShell()) {
+				waiting = append(waiting, p)
+				continue
+			}
+			if _, err := layout.Send(ctx, c, []string{pane.ID}, p.Text, true); err != nil {
+				return fmt.Errorf("prompt for agent %s: %w", p.Agent, err)
+			}
+			fmt.Fprintf(a.e.stderr, "[INFO] Prompt sent to agent %s\n", p.Agent)
+		}
+		pending = waiting
+		if len(pending) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			var ids []string
+			for _, p := range pending {
+				ids = append(ids, p.Agent)
+			}
+			return fmt.Errorf("agents %s not ready after %s; their prompts were not sent", strings.Join(ids, ", "), a.readyTimeout())
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	return nil
+}
