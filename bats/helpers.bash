@@ -110,12 +110,15 @@ tree_state() {
 }
 
 # agent_input NN prints, %q-quoted, what agent NN has read since the last
-# call. It types an end marker into the agent's pane and waits (bounded)
+# call (of tmux session $AGENT_SESSION when set: agents of every session
+# share $MAS_STUB_OUT). It types an end marker into the agent's pane and waits (bounded)
 # for it: tmux delivers in order, so everything sent before is there, and
 # a stray Enter after a message would show.
 agent_input() {
 	local f="$MAS_STUB_OUT/$1.in" pane got
-	pane="$(tmux list-panes -a -F '#{pane_id} #{pane_current_path}' | awk -v nn="$1" '$2 ~ "/unit/" nn "$" { print $1; exit }')"
+	local scope=(-a)
+	[[ -n "${AGENT_SESSION:-}" ]] && scope=(-s -t "=$AGENT_SESSION")
+	pane="$(tmux list-panes "${scope[@]}" -F '#{pane_id} #{pane_current_path}' | awk -v nn="$1" '$2 ~ "/unit/" nn "$" { print $1; exit }')"
 	[[ -n "$pane" ]] || fail "no pane for agent $1"
 	tmux send-keys -t "$pane" -l "@@END@@"
 	for _ in $(seq 200); do

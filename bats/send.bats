@@ -108,7 +108,7 @@ setup() {
 	[ "$stderr" = "mas: several mas sessions are running (mas-${id:0:8}, mas-tmux): choose one with MAS_SESSION_NAME=<name> or MAS_SESSION_ID=<id>" ]
 	MAS_SESSION_NAME=mas-tmux run --separate-stderr mas send 00 picked
 	assert_success
-	[ "$(agent_input 00)" = picked ]
+	[ "$(AGENT_SESSION=mas-tmux agent_input 00)" = picked ]
 }
 
 @test "send with no session running says so" {
@@ -124,4 +124,16 @@ setup() {
 	run --separate-stderr mas send 00 ""
 	assert_failure 2
 	[ "$stderr" = "mas: send: the message is empty" ]
+}
+
+@test "inside a mas tmux session, commands act on that session" {
+	skip_if_original "bug #16: the original ignored \$TMUX"
+	MAS_SESSION_MODE=isolated MAS_ROOT="$BATS_TEST_TMPDIR/iso" run --separate-stderr mas session create --no-attach
+	assert_success
+	mkdir "$WORK/elsewhere"
+	tmux new-window -d -t =mas-tmux: -c "$WORK/elsewhere" -- sh -c '"$0" send 00 from-inside >"$1" 2>&1; tmux wait-for -S inside-done' "$MAS_BIN" "$BATS_TEST_TMPDIR/inside.out"
+	timeout 20 tmux wait-for inside-done
+	run cat "$BATS_TEST_TMPDIR/inside.out"
+	assert_output "[SUCCESS] Message sent to 1/1 agents"
+	[ "$(AGENT_SESSION=mas-tmux agent_input 00)" = from-inside ]
 }
