@@ -71,7 +71,7 @@ func (a *app) commands() []*command {
 			action: a.envCommand},
 		{name: "serve", usage: "Serve the HTTP API",
 			flags:  []flagSpec{{long: "addr", value: "HOST:PORT", usage: "listen address (default 127.0.0.1:8765)"}},
-			action: notYet("serve")},
+			action: a.serve},
 		{name: "help", args: []string{"[command]", "[subcommand]"}, usage: "Show this help, or the help of one command",
 			action: a.help},
 		{name: "version", usage: "Print the version", action: a.version},

@@ -12,7 +12,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"mas/isolated"
-	"mas/layout"
 	"mas/legacy"
 )
 
@@ -32,42 +31,45 @@ func (a *app) userShell() string {
 
 // startLegacy starts the project's shared session (the original's default).
 func (a *app) startLegacy(ctx context.Context, cc *cli.Context) error {
-	project, _, err := legacy.FindProject(a.e.cwd)
-	if err != nil {
-		return err
-	}
 	var prompts []prompt
 	if config := cc.String("config"); config != "" {
-		if prompts, err = readConfigPrompts(absPath(a.e.cwd, config)); err != nil {
+		var err error
+		if _, prompts, err = readConfig(absPath(a.e.cwd, config)); err != nil {
 			return fmt.Errorf("cannot start session: %w", err)
 		}
 	}
-	root := a.e.resolveRoot()
-	s, err := legacy.Create(ctx, legacy.CreateOptions{
-		Root:     root,
-		Project:  project.Name,
-		SkipInit: cc.Bool("skip-init"),
-		Command:  a.agentCommand(),
-		Shell:    a.userShell(),
-		Tmux:     a.tmux(),
-		Progress: a.e.stderr,
-	})
+	s, err := a.newLegacy(ctx, cc.Bool("skip-init"))
 	if errors.Is(err, legacy.ErrRunning) {
 		fmt.Fprintf(a.e.stderr, "[WARNING] Session '%s' already exists\n[INFO] Attach to it: mas attach\n[INFO] Stop it: mas stop\n", s.Name)
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("cannot start session: %w", err)
+		return err
 	}
 	fmt.Fprint(a.e.stdout, a.info("Session: %s", s.Name)+a.info("Workspace: %s", s.Root))
-	if err := a.sendPrompts(ctx, s.Name, prompts); err != nil {
-		return fmt.Errorf("session %s started, but: %w", s.Name, err)
+	return a.afterStart(ctx, s.Root, s.Name, "mas attach", prompts, cc.Bool("no-attach"))
+}
+
+// newLegacy starts the legacy session of the project around the working
+// directory; legacy.ErrRunning comes back with the running session.
+func (a *app) newLegacy(ctx context.Context, skipInit bool) (*legacy.Session, error) {
+	project, _, err := legacy.FindProject(a.e.cwd)
+	if err != nil {
+		return nil, err
 	}
-	if cc.Bool("no-attach") || !a.e.stdinTTY || !a.e.stdoutTTY {
-		fmt.Fprintf(a.e.stderr, "[INFO] Session %s is running; attach with: mas attach\n", s.Name)
-		return nil
+	s, err := legacy.Create(ctx, legacy.CreateOptions{
+		Root:     a.e.resolveRoot(),
+		Project:  project.Name,
+		SkipInit: skipInit,
+		Command:  a.agentCommand(),
+		Shell:    a.userShell(),
+		Tmux:     a.tmux(),
+		Progress: a.e.stderr,
+	})
+	if err != nil && !errors.Is(err, legacy.ErrRunning) {
+		return nil, fmt.Errorf("cannot start session: %w", err)
 	}
-	return layout.Attach(ctx, a.tmux(), s.Name, "", a.e.getenv("TMUX") != "")
+	return s, err
 }
 
 // initProject makes the working directory a MAS project.
@@ -120,5 +122,6 @@ func (a *app) stop(ctx context.Context, cc *cli.Context) error {
 		return fmt.Errorf("cannot stop session %s: %w", sel.name, err)
 	}
 	fmt.Fprintf(a.e.stderr, "[INFO] Stopped session %s\n", sel.name)
+	a.stopHTTPIfIdle(ctx, sel.root)
 	return nil
 }

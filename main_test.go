@@ -95,7 +95,6 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"session", "attach", "abc", "-w", "design"}, "", "mas: session attach: malformed session id \"abc\": give the session's UUID, its first 8 characters or mas-xxxxxxxx\n", 2, "flags after the id are parsed; the id is checked"},
 		{[]string{"env", "abc", "--shell", "fish", "--unset"}, "", "mas: env: malformed session id \"abc\": give the session's UUID, its first 8 characters or mas-xxxxxxxx\n", 2, "flags after the id are parsed; the id is checked"},
 		{[]string{"env", "abc", "--shell"}, "", "mas: --shell needs a value\n", 2, ""},
-		{[]string{"serve", "--addr", "127.0.0.1:0"}, "", "mas: serve: not available yet\n", 1, ""},
 		{[]string{"version"}, "mas version " + version + "\n", "", 0, ""},
 		{[]string{"version", "x"}, "", "mas: version: unexpected argument \"x\"\n", 2, ""},
 		{[]string{"help", "bogus"}, "", "mas: help: unknown command: bogus\n", 2, ""},
@@ -254,5 +253,12 @@ func TestUseColor(t *testing.T) {
 		if got := useColor(tt.tty, tt.getenv); got != tt.want {
 			t.Errorf("case %d: useColor = %v", i, got)
 		}
+	}
+}
+
+func TestServeRefusesNonLoopbackWithoutToken(t *testing.T) {
+	_, stderr, code := runMas(t, "serve", "--addr", "0.0.0.0:0")
+	if code != 2 || !strings.HasPrefix(stderr, "mas: serve: refusing to listen on 0.0.0.0:0 without MAS_API_TOKEN") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }

@@ -87,16 +87,17 @@ func configPrompts(data []byte) ([]prompt, error) {
 	return out, nil
 }
 
-// readConfigPrompts reads and checks a --config file.
-func readConfigPrompts(path string) ([]prompt, error) {
+// readConfig reads and checks a --config file.
+func readConfig(path string) ([]byte, []prompt, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("read config: %w", err)
+		return nil, nil, fmt.Errorf("read config: %w", err)
 	}
 	if !json.Valid(data) {
-		return nil, fmt.Errorf("read config: %s is not valid JSON", path)
+		return nil, nil, fmt.Errorf("read config: %s is not valid JSON", path)
 	}
-	return configPrompts(data)
+	prompts, err := configPrompts(data)
+	return data, prompts, err
 }
 
 // readyTimeout bounds the wait for agents before their prompts are sent.
@@ -108,30 +109,33 @@ func (a *app) readyTimeout() time.Duration {
 }
 
 // sendPrompts types each prompt into its agent, with Enter, as soon as
-// that agent's program (not the shell) is in the foreground of its pane.
-func (a *app) sendPrompts(ctx context.Context, session string, prompts []prompt) error {
+// that agent's program (not the shell) is in the foreground of its pane,
+// and returns how many it sent.
+func (a *app) sendPrompts(ctx context.Context, session string, prompts []prompt) (int, error) {
+	sent := 0
 	deadline := time.Now().Add(a.readyTimeout())
 	pending := slices.Clone(prompts)
 	c := a.tmux()
 	for len(pending) > 0 {
 		snapshot, err := layout.Snapshot(ctx, c)
 		if err != nil {
-			return err
+			return sent, err
 		}
 		byAgent := layout.AgentPanes(layout.Of(snapshot, session))
 		var waiting []prompt
 		for _, p := range pending {
 			pane, ok := byAgent[p.Agent]
 			if !ok {
-				return fmt.Errorf("prompt for agent %s: no pane in %s", p.Agent, session)
+				return sent, fmt.Errorf("prompt for agent %s: no pane in %s", p.Agent, session)
 			}
 			if !layout.AgentRunning(pane, a.userShell()) {
 				waiting = append(waiting, p)
 				continue
 			}
 			if _, err := layout.Send(ctx, c, []string{pane.ID}, p.Text, true); err != nil {
-				return fmt.Errorf("prompt for agent %s: %w", p.Agent, err)
+				return sent, fmt.Errorf("prompt for agent %s: %w", p.Agent, err)
 			}
+			sent++
 			fmt.Fprintf(a.e.stderr, "[INFO] Prompt sent to agent %s\n", p.Agent)
 		}
 		pending = waiting
@@ -143,13 +147,13 @@ func (a *app) sendPrompts(ctx context.Context, session string, prompts []prompt)
 			for _, p := range pending {
 				ids = append(ids, p.Agent)
 			}
-			return fmt.Errorf("agents %s not ready after %s; their prompts were not sent", strings.Join(ids, ", "), a.readyTimeout())
+			return sent, fmt.Errorf("agents %s not ready after %s; their prompts were not sent", strings.Join(ids, ", "), a.readyTimeout())
 		}
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return sent, ctx.Err()
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
-	return nil
+	return sent, nil
 }

@@ -16,6 +16,9 @@ import (
 // errNoSession is returned when no mas session runs.
 var errNoSession = errors.New("no mas session is running (start one with: mas start)")
 
+// errNotRunning is returned when a named session does not run.
+var errNotRunning = errors.New("not running")
+
 // selected is the session a command acts on.
 type selected struct {
 	name  string            // tmux session name
@@ -31,12 +34,34 @@ type selected struct {
 // hint it is an error that lists them, never a silent pick.
 // It makes one tmux call, which also lists the session's panes.
 func (a *app) selectSession(ctx context.Context) (selected, error) {
+	return a.selectNamed(ctx, "")
+}
+
+// selectNamed is selectSession with an explicit hint (an isolated
+// session's id, its prefix, or a tmux session name) that wins over all.
+func (a *app) selectNamed(ctx context.Context, hint string) (selected, error) {
 	root := a.e.resolveRoot()
 	snapshot, err := layout.Snapshot(ctx, a.tmux())
 	if err != nil {
 		return selected{}, err
 	}
 	names := layout.SessionNames(snapshot)
+	if hint != "" {
+		if id, err := isolated.Find(root, hint); err == nil {
+			s, err := isolated.Load(root, id)
+			if err != nil {
+				return selected{}, err
+			}
+			if !names[s.TmuxName] {
+				return selected{}, fmt.Errorf("%w: session %s is not running", errNotRunning, hint)
+			}
+			return selected{name: s.TmuxName, root: root, iso: s, panes: layout.Of(snapshot, s.TmuxName)}, nil
+		}
+		if !names[hint] {
+			return selected{}, fmt.Errorf("%w: no running session %s", errNotRunning, hint)
+		}
+		return selected{name: hint, root: root, panes: layout.Of(snapshot, hint)}, nil
+	}
 	if id := a.e.getenv("MAS_SESSION_ID"); id != "" {
 		full, err := isolated.Find(root, id)
 		if errors.Is(err, isolated.ErrMalformedID) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"path/filepath"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"mas/api"
 	"mas/isolated"
 	"mas/layout"
 	"mas/roster"
@@ -46,45 +48,63 @@ func (a *app) info(format string, args ...any) string {
 	return tag + " " + fmt.Sprintf(format, args...) + "\n"
 }
 
-// createIsolated creates an isolated session; start prints the three lines
-// the original's API parsed, session create prints the id alone.
+// createIsolated creates an isolated session for start and session
+// create: start prints the three lines the original's API parsed, session
+// create prints the id alone.
 func (a *app) createIsolated(ctx context.Context, config string, noAttach, startLines bool) error {
+	var data []byte
 	var prompts []prompt
 	if config != "" {
-		config = absPath(a.e.cwd, config)
 		var err error
-		if prompts, err = readConfigPrompts(config); err != nil {
+		if data, prompts, err = readConfig(absPath(a.e.cwd, config)); err != nil {
 			return fmt.Errorf("cannot create session: %w", err)
 		}
 	}
-	s, err := isolated.Create(ctx, isolated.CreateOptions{
-		Root:       a.e.resolveRoot(),
-		ID:         a.e.getenv("MAS_SESSION_ID"),
-		ConfigPath: config,
-		Command:    a.agentCommand(),
-		Shell:      a.userShell(),
-		Tmux:       a.tmux(),
-		Progress:   a.e.stderr,
-	})
-	if errors.Is(err, isolated.ErrMalformedID) {
-		return &usageError{err.Error()}
-	}
+	s, err := a.newIsolated(ctx, a.e.getenv("MAS_SESSION_ID"), data)
 	if err != nil {
-		return fmt.Errorf("cannot create session: %w", err)
+		return err
 	}
 	if startLines {
 		fmt.Fprint(a.e.stdout, a.info("Session ID: %s", s.ID)+a.info("Session: %s", s.TmuxName)+a.info("Workspace: %s", s.Dir))
 	} else {
 		fmt.Fprintln(a.e.stdout, s.ID)
 	}
-	if err := a.sendPrompts(ctx, s.TmuxName, prompts); err != nil {
-		return fmt.Errorf("session %s started, but: %w", s.TmuxName, err)
+	return a.afterStart(ctx, s.Root, s.TmuxName, "mas session attach "+s.ID[:8], prompts, noAttach)
+}
+
+// newIsolated creates an isolated session with the given id ("" for a new
+// one) and config content (nil for none).
+func (a *app) newIsolated(ctx context.Context, id string, config []byte) (*isolated.Session, error) {
+	s, err := isolated.Create(ctx, isolated.CreateOptions{
+		Root:     a.e.resolveRoot(),
+		ID:       id,
+		Config:   config,
+		Command:  a.agentCommand(),
+		Shell:    a.userShell(),
+		Tmux:     a.tmux(),
+		Progress: a.e.stderr,
+	})
+	if errors.Is(err, isolated.ErrMalformedID) {
+		return nil, &usageError{err.Error()}
 	}
+	if err != nil {
+		return nil, fmt.Errorf("cannot create session: %w", err)
+	}
+	return s, nil
+}
+
+// afterStart sends the config's prompts, starts the HTTP server of the
+// root, and attaches when there is a terminal to attach.
+func (a *app) afterStart(ctx context.Context, root, name, attachHint string, prompts []prompt, noAttach bool) error {
+	if _, err := a.sendPrompts(ctx, name, prompts); err != nil {
+		return fmt.Errorf("session %s started, but: %w", name, err)
+	}
+	a.startHTTP(root)
 	if noAttach || !a.e.stdinTTY || !a.e.stdoutTTY {
-		fmt.Fprintf(a.e.stderr, "[INFO] Session %s is running; attach with: mas session attach %s\n", s.TmuxName, s.ID[:8])
+		fmt.Fprintf(a.e.stderr, "[INFO] Session %s is running; attach with: %s\n", name, attachHint)
 		return nil
 	}
-	return layout.Attach(ctx, a.tmux(), s.TmuxName, "", a.e.getenv("TMUX") != "")
+	return layout.Attach(ctx, a.tmux(), name, "", a.e.getenv("TMUX") != "")
 }
 
 // findSession resolves the <id> argument; a malformed id is a usage error.
@@ -101,27 +121,28 @@ func (a *app) sessionCreate(ctx context.Context, cc *cli.Context) error {
 	return a.createIsolated(ctx, cc.String("config"), cc.Bool("no-attach"), false)
 }
 
-// sessionJSON is a session as session list, session show and the HTTP API
-// print it.
-type sessionJSON struct {
-	SessionID    string             `json:"sessionId"`
-	TmuxSession  string             `json:"tmuxSession"`
-	Status       string             `json:"status"`
-	Error        string             `json:"error,omitempty"`
-	CreatedAt    string             `json:"createdAt"`
-	WorkingDir   string             `json:"workingDir"`
-	Mode         string             `json:"mode"`
-	UnitDir      string             `json:"unitDir,omitempty"`
-	WorkflowsDir string             `json:"workflowsDir,omitempty"`
-	Config       *string            `json:"config,omitempty"`
-	Logs         []string           `json:"logs,omitempty"`
-	Units        []string           `json:"units,omitempty"`
-	Metadata     *isolated.Metadata `json:"metadata,omitempty"`
-}
-
-func listedJSON(l isolated.Listed) sessionJSON {
-	return sessionJSON{SessionID: l.ID, TmuxSession: l.TmuxName, Status: l.Status, Error: l.Error,
+// sessionView is a session as session list, session show and the HTTP
+// API show it; detail adds paths, units, config, logs and metadata.
+func sessionView(l isolated.Listed, detail bool) api.Session {
+	j := api.Session{SessionID: l.ID, TmuxSession: l.TmuxName, Status: l.Status, Error: l.Error,
 		CreatedAt: l.CreatedAt, WorkingDir: l.Dir, Mode: l.Mode}
+	if !detail {
+		return j
+	}
+	j.UnitDir, j.WorkflowsDir = l.UnitDir, l.WorkflowsDir
+	if l.Error == "" {
+		config, logs := l.Files()
+		if config != "" {
+			j.Config = &config
+		}
+		j.Logs = logs
+		md := api.Metadata(l.Metadata())
+		j.Metadata = &md
+		for _, ag := range roster.All() {
+			j.Units = append(j.Units, ag.ID)
+		}
+	}
+	return j
 }
 
 func (a *app) sessionList(ctx context.Context, cc *cli.Context) error {
@@ -134,11 +155,11 @@ func (a *app) sessionList(ctx context.Context, cc *cli.Context) error {
 	}
 	if cc.Bool("json") {
 		out := struct {
-			Sessions []sessionJSON `json:"sessions"`
+			Sessions []api.Session `json:"sessions"`
 			Total    int           `json:"total"`
-		}{Sessions: []sessionJSON{}, Total: len(sessions)}
+		}{Sessions: []api.Session{}, Total: len(sessions)}
 		for _, l := range sessions {
-			out.Sessions = append(out.Sessions, listedJSON(l))
+			out.Sessions = append(out.Sessions, sessionView(l, false))
 		}
 		return a.writeJSON(out)
 	}
@@ -166,20 +187,7 @@ func (a *app) sessionShow(ctx context.Context, cc *cli.Context) error {
 	if tmuxErr != nil {
 		fmt.Fprintf(a.e.stderr, "mas: warning: status not checked against tmux: %v\n", tmuxErr)
 	}
-	j := listedJSON(l)
-	j.UnitDir, j.WorkflowsDir = l.UnitDir, l.WorkflowsDir
-	if l.Error == "" {
-		config, logs := l.Files()
-		if config != "" {
-			j.Config = &config
-		}
-		j.Logs = logs
-		md := l.Metadata()
-		j.Metadata = &md
-		for _, ag := range roster.All() {
-			j.Units = append(j.Units, ag.ID)
-		}
-	}
+	j := sessionView(l, true)
 	if cc.Bool("json") {
 		return a.writeJSON(j)
 	}
@@ -200,8 +208,8 @@ func (a *app) sessionShow(ctx context.Context, cc *cli.Context) error {
 	if j.Config != nil {
 		row("Config", *j.Config)
 	}
-	for _, lg := range j.Logs {
-		row("Log", lg)
+	if len(j.Logs) > 0 {
+		row("Logs", filepath.Dir(j.Logs[0]))
 	}
 	tw.Flush()
 	_, err = fmt.Fprint(a.e.stdout, b.String())
@@ -218,6 +226,7 @@ func (a *app) sessionStop(ctx context.Context, cc *cli.Context) error {
 		return fmt.Errorf("cannot stop session %s: %w", id, err)
 	}
 	fmt.Fprintf(a.e.stderr, "[INFO] Stopped %s; its files stay in %s\n", s.TmuxName, s.Dir)
+	a.stopHTTPIfIdle(ctx, root)
 	return nil
 }
 

@@ -55,6 +55,10 @@ func httpServer(root string) httpStatus {
 	if err != nil || pid <= 0 || syscall.Kill(pid, 0) != nil {
 		return httpStatus{}
 	}
+	// A pid can be reused: make sure it is still a "serve".
+	if cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); err == nil && !strings.Contains(string(cmdline), "serve") {
+		return httpStatus{}
+	}
 	return httpStatus{Running: true, PID: pid}
 }
 

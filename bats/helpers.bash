@@ -10,7 +10,9 @@ common_setup() {
 	bats_load_library bats-file
 
 	unset TMUX TMUX_PANE MAS_SESSION_ID MAS_SESSION_NAME MAS_SESSION_MODE MAS_ROOT \
-		MAS_WORKSPACE_ROOT MAS_TMUX_SOCKET MAS_DEBUG MAS_AGENT_COMMAND MAS_HTTP NO_COLOR
+		MAS_WORKSPACE_ROOT MAS_TMUX_SOCKET MAS_DEBUG MAS_AGENT_COMMAND NO_COLOR MAS_API_TOKEN MAS_HTTP_HOST MAS_HTTP_PORT
+	# No test starts a background HTTP server unless it asks for one.
+	export MAS_HTTP=off
 	# A fresh, short TMUX_TMPDIR gives every test its own tmux server.
 	TMUX_TMPDIR="$(mktemp -d /tmp/mb.XXXXXX)"
 	export TMUX_TMPDIR
@@ -23,6 +25,11 @@ common_setup() {
 }
 
 common_teardown() {
+	# End only what this test started, by pid.
+	local pid
+	for pid in $(cat "$BATS_TEST_TMPDIR/node.pids" "$BATS_TEST_TMPDIR"/*/.mas_http.pid "$BATS_TEST_TMPDIR"/*/*/.mas_http.pid 2>/dev/null); do
+		kill "$pid" 2>/dev/null || true
+	done
 	if [[ -n "${TMUX_TMPDIR:-}" ]]; then
 		tmux kill-server 2>/dev/null || true
 		rm -rf "$TMUX_TMPDIR"
@@ -65,7 +72,8 @@ use_stub_agent() {
 	STUB_BIN="$BATS_TEST_TMPDIR/stubbin"
 	mkdir -p "$STUB_BIN"
 	cp "$BATS_TEST_DIRNAME/stub-agent" "$STUB_BIN/clauded"
-	printf '#!/bin/sh\nexec sleep 3600\n' >"$STUB_BIN/node"
+	# The original starts "node" with nohup: record its pid for teardown.
+	printf '#!/bin/sh\necho $$ >>"%s"\nexec sleep 3600\n' "$BATS_TEST_TMPDIR/node.pids" >"$STUB_BIN/node"
 	chmod +x "$STUB_BIN/node"
 	export MAS_STUB_OUT="$BATS_TEST_TMPDIR/stub-out"
 	mkdir -p "$MAS_STUB_OUT"

@@ -23,7 +23,7 @@ import (
 type CreateOptions struct {
 	Root       string      // $ROOT: templates are read and sessions/ is written here
 	ID         string      // MAS_SESSION_ID, or "" for a new random id
-	ConfigPath string      // --config, or ""
+	Config     []byte      // content of --config, or nil; must be valid JSON
 	Command    string      // agent command (MAS_AGENT_COMMAND or "clauded")
 	Shell      string      // the user's shell
 	Tmux       tmux.Client //
@@ -52,16 +52,9 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 	if now == nil {
 		now = time.Now
 	}
-	var config []byte
-	if o.ConfigPath != "" {
-		data, err := os.ReadFile(o.ConfigPath)
-		if err != nil {
-			return nil, &StepError{"read config", err}
-		}
-		if !json.Valid(data) {
-			return nil, &StepError{"read config", fmt.Errorf("%s is not valid JSON", o.ConfigPath)}
-		}
-		config = data
+	config := o.Config
+	if config != nil && !json.Valid(config) {
+		return nil, &StepError{"read config", errors.New("not valid JSON")}
 	}
 	if _, err := tmux.CheckVersion(ctx, o.Tmux); err != nil {
 		return nil, &StepError{"check tmux", err}

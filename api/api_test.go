@@ -1,0 +1,225 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fake is a Backend that records what it was asked and answers from its
+// fields.
+type fake struct {
+	runs     []RunRequest
+	messages []MessageRequest
+	err      error
+}
+
+func (f *fake) Run(_ context.Context, r RunRequest) (*Run, error) {
+	f.runs = append(f.runs, r)
+	if f.err != nil {
+		return nil, f.err
+	}
+	return &Run{SessionID: "3f0c2a9e-1b2c-4d5e-8f90-123456789abc", TmuxSession: "mas-3f0c2a9e", SessionMode: "isolated", Status: "started"}, nil
+}
+
+func (f *fake) Sessions(context.Context) ([]Session, error) {
+	return []Session{{SessionID: "a", TmuxSession: "mas-a", Status: "active", Mode: "isolated"}}, f.err
+}
+
+func (f *fake) Session(_ context.Context, ref string) (*Session, error) {
+	if ref != "3f0c2a9e" {
+		return nil, fmt.Errorf("%w: no such session: %s", ErrNotFound, ref)
+	}
+	return &Session{SessionID: "3f0c2a9e-1b2c-4d5e-8f90-123456789abc", Status: "active"}, nil
+}
+
+func (f *fake) Stop(_ context.Context, ref string) (*Session, error) {
+	if ref == "../x" {
+		return nil, fmt.Errorf("%w: malformed session id", ErrInvalid)
+	}
+	return &Session{SessionID: ref, TmuxSession: "mas-" + ref}, nil
+}
+
+func (f *fake) Message(_ context.Context, m MessageRequest) (*MessageResult, error) {
+	f.messages = append(f.messages, m)
+	if f.err != nil {
+		return nil, f.err
+	}
+	return &MessageResult{Status: "acknowledged", Session: "mas-tmux", Target: m.Target, Sent: 1, Total: 1}, nil
+}
+
+func (f *fake) Status(context.Context) (any, error) {
+	return map[string]string{"status": "running"}, f.err
+}
+
+func do(t *testing.T, h http.Handler, method, path, body string, header ...string) (int, map[string]any) {
+	t.Helper()
+	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if ct := rec.Header().Get("Content-Type"); ct != "application/json" {
+		t.Errorf("%s %s: Content-Type %q", method, path, ct)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
+		t.Fatalf("%s %s: body is not a JSON object: %q", method, path, rec.Body.String())
+	}
+	return rec.Code, out
+}
+
+func TestHandlers(t *testing.T) {
+	tests := []struct {
+		method, path, body string
+		backendErr         error
+		status             int
+		field, want        string
+		why                string
+	}{
+		{"GET", "/health", "", nil, 200, "status", "ok", ""},
+		{"POST", "/runs", `{"agents": {"metaManager": {"prompt": "hi"}}, "sessionMode": "isolated"}`, nil, 201, "tmuxSession", "mas-3f0c2a9e", ""},
+		{"POST", "/runs", `{"sessionMode": "isolated"}`, nil, 400, "error", "invalid request: agents is required", ""},
+		{"POST", "/runs", `{"agents": {}, "sessionMode": "shared"}`, nil, 400, "error", "invalid request: sessionMode must be legacy or isolated", ""},
+		{"POST", "/runs", `{"agents": `, nil, 400, "status", "400", "truncated JSON"},
+		{"POST", "/runs", `{"agents": {}}`, fmt.Errorf("%w: session mas-tmux already exists", ErrConflict), 409, "error", "conflict: session mas-tmux already exists", "legacy session running"},
+		{"POST", "/runs", `{"agents": {}}`, fmt.Errorf("cannot create session: check tmux: tmux not found in PATH"), 500, "error", "cannot create session: check tmux: tmux not found in PATH", ""},
+		{"GET", "/sessions", "", nil, 200, "total", "1", ""},
+		{"GET", "/sessions/3f0c2a9e", "", nil, 200, "status", "active", ""},
+		{"GET", "/sessions/deadbeef", "", nil, 404, "error", "not found: no such session: deadbeef", ""},
+		{"POST", "/sessions/3f0c2a9e/stop", "", nil, 200, "status", "stopped", ""},
+		{"POST", "/sessions/..%2Fx/stop", "", nil, 400, "status", "400", "traversal ids never reach the file system"},
+		{"GET", "/sessions/3f0c2a9e/stop", "", nil, 404, "status", "404", "only POST stops; other methods get a JSON 404"},
+		{"POST", "/message", `{"target": "00", "message": "hi", "execute": true}`, nil, 200, "sent", "1", ""},
+		{"POST", "/message", `{"target": "00"}`, nil, 400, "error", "invalid request: target and message are required", ""},
+		{"POST", "/message", `{"target": "00", "message": "x"}`, fmt.Errorf("%w: message sent to 0/1 agents", ErrPartial), 502, "error", "partially applied: message sent to 0/1 agents", ""},
+		{"GET", "/status", "", nil, 200, "status", "running", ""},
+		{"GET", "/nope", "", nil, 404, "status", "404", "unknown endpoints answer JSON"},
+	}
+	for _, tt := range tests {
+		f := &fake{err: tt.backendErr}
+		h := Handler(f, "")
+		req := httptest.NewRequest(tt.method, tt.path, strings.NewReader(tt.body))
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != tt.status {
+			t.Errorf("%s %s %s: status %d, want %d: %s", tt.method, tt.path, tt.why, rec.Code, tt.status, rec.Body)
+			continue
+		}
+		if tt.field == "" {
+			continue
+		}
+		var out map[string]any
+		if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
+			t.Errorf("%s %s: not JSON: %s", tt.method, tt.path, rec.Body)
+			continue
+		}
+		if got := fmt.Sprint(out[tt.field]); got != tt.want {
+			t.Errorf("%s %s %s: %s = %q, want %q", tt.method, tt.path, tt.why, tt.field, got, tt.want)
+		}
+		if tt.status >= 400 && fmt.Sprint(out["status"]) != fmt.Sprint(tt.status) {
+			t.Errorf("%s %s: error body status %v, want %d", tt.method, tt.path, out["status"], tt.status)
+		}
+	}
+}
+
+func TestMessageIsPassedLiterally(t *testing.T) {
+	f := &fake{}
+	msg := "$(touch /tmp/pwned) `id` \"q\" 'q'\nline two"
+	body, _ := json.Marshal(MessageRequest{Session: "mas-tmux", Target: "design", Message: msg, Execute: true})
+	code, _ := do(t, Handler(f, ""), "POST", "/message", string(body))
+	if code != 200 || len(f.messages) != 1 || f.messages[0].Message != msg || !f.messages[0].Execute || f.messages[0].Session != "mas-tmux" {
+		t.Errorf("code %d, backend got %+v", code, f.messages)
+	}
+}
+
+func TestBodyIsCapped(t *testing.T) {
+	f := &fake{}
+	big := `{"target": "00", "message": "` + strings.Repeat("x", MaxBody) + `"}`
+	code, out := do(t, Handler(f, ""), "POST", "/message", big)
+	if code != http.StatusRequestEntityTooLarge || len(f.messages) != 0 {
+		t.Errorf("code %d, %v; backend called %d times", code, out, len(f.messages))
+	}
+}
+
+func TestToken(t *testing.T) {
+	h := Handler(&fake{}, "s3cret")
+	tests := []struct {
+		header string
+		status int
+	}{
+		{"", 401},
+		{"Bearer wrong", 401},
+		{"bearer s3cret", 401},
+		{"Basic s3cret", 401},
+		{"Bearer s3cret", 200},
+	}
+	for _, tt := range tests {
+		var hdr []string
+		if tt.header != "" {
+			hdr = []string{"Authorization", tt.header}
+		}
+		code, out := do(t, h, "GET", "/health", "", hdr...)
+		if code != tt.status {
+			t.Errorf("Authorization %q: %d %v, want %d", tt.header, code, out, tt.status)
+		}
+	}
+}
+
+func TestCheckAddr(t *testing.T) {
+	tests := []struct {
+		addr, token string
+		ok          bool
+	}{
+		{"127.0.0.1:8765", "", true},
+		{"[::1]:8765", "", true},
+		{"localhost:8765", "", true},
+		{"127.0.0.2:1", "", true},
+		{"0.0.0.0:8765", "", false},
+		{"192.168.1.5:8765", "", false},
+		{":8765", "", false},
+		{"0.0.0.0:8765", "t", true},
+		{"nonsense", "", false},
+	}
+	for _, tt := range tests {
+		if err := CheckAddr(tt.addr, tt.token); (err == nil) != tt.ok {
+			t.Errorf("CheckAddr(%q, %q) = %v", tt.addr, tt.token, err)
+		}
+	}
+}
+
+func TestServeShutsDownGracefully(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, ln, Handler(&fake{}, "")) }()
+	resp, err := http.Get("http://" + ln.Addr().String() + "/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Serve returned %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not return after its context ended")
+	}
+	if _, err := http.Get("http://" + ln.Addr().String() + "/health"); err == nil {
+		t.Error("server still answers after shutdown")
+	}
+}

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"mas/api"
+	"mas/isolated"
+	"mas/legacy"
+	"mas/roster"
+)
+
+// backend serves the HTTP API with the command line's own verbs.
+type backend struct{ a *app }
+
+func (b backend) Run(ctx context.Context, r api.RunRequest) (*api.Run, error) {
+	prompts, err := configPrompts(r.Agents)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", api.ErrInvalid, err)
+	}
+	run := &api.Run{SessionMode: "legacy", Status: "started", StartedAt: time.Now().UTC().Format(time.RFC3339)}
+	var name string
+	if r.SessionMode == "isolated" {
+		s, err := b.a.newIsolated(ctx, "", r.Agents)
+		if err != nil {
+			return nil, err
+		}
+		run.SessionMode, run.SessionID, run.TmuxSession = "isolated", s.ID, s.TmuxName
+		run.WorkingDir, run.UnitDir, run.WorkflowsDir = s.Dir, s.UnitDir, s.WorkflowsDir
+		name = s.TmuxName
+	} else {
+		s, err := b.a.newLegacy(ctx, false)
+		if errors.Is(err, legacy.ErrRunning) {
+			return nil, fmt.Errorf("%w: session %s already exists", api.ErrConflict, s.Name)
+		}
+		if err != nil {
+			return nil, err
+		}
+		run.SessionID, run.TmuxSession = s.Name, s.Name
+		run.WorkingDir, run.UnitDir, run.WorkflowsDir = s.Root, s.UnitDir, s.WorkflowsDir
+		name = s.Name
+	}
+	run.PromptsSent, err = b.a.sendPrompts(ctx, name, prompts)
+	if err != nil {
+		run.Error = err.Error()
+	}
+	return run, nil
+}
+
+func (b backend) Sessions(ctx context.Context) ([]api.Session, error) {
+	sessions, tmuxErr, err := isolated.List(ctx, b.a.tmux(), b.a.e.resolveRoot())
+	if err == nil && tmuxErr != nil {
+		err = tmuxErr
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []api.Session
+	for _, l := range sessions {
+		out = append(out, sessionView(l, false))
+	}
+	return out, nil
+}
+
+// find resolves an id argument of the API.
+func (b backend) find(ref string) (string, string, error) {
+	root := b.a.e.resolveRoot()
+	id, err := isolated.Find(root, ref)
+	switch {
+	case errors.Is(err, isolated.ErrMalformedID):
+		return "", "", fmt.Errorf("%w: %v", api.ErrInvalid, err)
+	case errors.Is(err, isolated.ErrNoSession):
+		return "", "", fmt.Errorf("%w: %v", api.ErrNotFound, err)
+	}
+	return root, id, err
+}
+
+func (b backend) Session(ctx context.Context, ref string) (*api.Session, error) {
+	root, id, err := b.find(ref)
+	if err != nil {
+		return nil, err
+	}
+	l, err := isolated.Describe(ctx, b.a.tmux(), root, id)
+	if err != nil {
+		return nil, err
+	}
+	s := sessionView(l, true)
+	return &s, nil
+}
+
+func (b backend) Stop(ctx context.Context, ref string) (*api.Session, error) {
+	root, id, err := b.find(ref)
+	if err != nil {
+		return nil, err
+	}
+	s, err := isolated.Stop(ctx, b.a.tmux(), root, id, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	return &api.Session{SessionID: s.ID, TmuxSession: s.TmuxName, Status: s.Status}, nil
+}
+
+func (b backend) Message(ctx context.Context, m api.MessageRequest) (*api.MessageResult, error) {
+	ids, unknown := roster.Expand(m.Target)
+	if len(ids) == 0 || len(unknown) > 0 {
+		return nil, fmt.Errorf("%w: target %q names no agent in %q", api.ErrInvalid, m.Target, unknown)
+	}
+	sel, err := b.a.selectNamed(ctx, m.Session)
+	switch {
+	case errors.Is(err, errNotRunning), errors.Is(err, errNoSession), errors.Is(err, isolated.ErrNoSession):
+		return nil, fmt.Errorf("%w: %v", api.ErrNotFound, err)
+	case err != nil:
+		return nil, fmt.Errorf("%w: %v", api.ErrConflict, err)
+	}
+	n, failed := b.a.deliver(ctx, sel, ids, m.Message, m.Execute)
+	res := &api.MessageResult{Status: "acknowledged", Session: sel.name, Target: m.Target, Sent: n, Total: len(ids)}
+	if n < len(ids) {
+		return nil, fmt.Errorf("%w: message sent to %d/%d agents: %v", api.ErrPartial, n, len(ids), failed)
+	}
+	return res, nil
+}
+
+func (b backend) Status(ctx context.Context) (any, error) {
+	sel, err := b.a.selectSession(ctx)
+	if errors.Is(err, errNoSession) {
+		return statusJSON{Status: "stopped", HTTPServer: httpServer(b.a.e.resolveRoot())}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", api.ErrConflict, err)
+	}
+	return b.a.sessionStatus(sel), nil
+}
