@@ -2,10 +2,10 @@ package main
 
 import (
 	"context"
-	"path/filepath"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"

@@ -21,15 +21,15 @@ import (
 
 // CreateOptions say how to create a session.
 type CreateOptions struct {
-	Root       string      // $ROOT: templates are read and sessions/ is written here
-	ID         string      // MAS_SESSION_ID, or "" for a new random id
-	Config     []byte      // content of --config, or nil; must be valid JSON
-	Command    string      // agent command (MAS_AGENT_COMMAND or "clauded")
-	Shell      string      // the user's shell
-	Tmux       tmux.Client //
-	Progress   io.Writer   // progress lines for people
-	Now        func() time.Time
-	NewID      func() (string, error) // draws an id; nil means a random UUID v4
+	Root     string      // $ROOT: templates are read and sessions/ is written here
+	ID       string      // MAS_SESSION_ID, or "" for a new random id
+	Config   []byte      // content of --config, or nil; must be valid JSON
+	Command  string      // agent command (MAS_AGENT_COMMAND or "clauded")
+	Shell    string      // the user's shell
+	Tmux     tmux.Client //
+	Progress io.Writer   // progress lines for people
+	Now      func() time.Time
+	NewID    func() (string, error) // draws an id; nil means a random UUID v4
 }
 
 // StepError names the step of Create that failed; everything done before
