@@ -27,6 +27,7 @@ common_setup() {
 common_teardown() {
 	# End only what this test started, by pid.
 	local pid
+	# shellcheck disable=SC2013 # one pid per word
 	for pid in $(cat "$BATS_TEST_TMPDIR/node.pids" "$BATS_TEST_TMPDIR"/*/.mas_http.pid "$BATS_TEST_TMPDIR"/*/*/.mas_http.pid 2>/dev/null); do
 		kill "$pid" 2>/dev/null || true
 	done
@@ -139,4 +140,33 @@ agent_input() {
 	got="${got%@@END@@}"
 	got="${got##*@@END@@}"
 	printf %q "$got"
+}
+
+# free_port prints a TCP port on 127.0.0.1 that nothing listens on.
+free_port() {
+	local p
+	for _ in $(seq 50); do
+		p=$((20000 + RANDOM % 30000))
+		if ! ss -ltnH "sport = :$p" 2>/dev/null | grep -q .; then
+			echo "$p"
+			return
+		fi
+	done
+	return 1
+}
+
+# start_serve ROOT starts "mas serve" for ROOT on a free port in the
+# background; API is its base URL. The pid is recorded for teardown.
+start_serve() {
+	local port
+	port="$(free_port)"
+	MAS_ROOT="$1" "$MAS_BIN" serve --addr "127.0.0.1:$port" >"$BATS_TEST_TMPDIR/serve.log" 2>&1 3>&- &
+	echo $! >>"$BATS_TEST_TMPDIR/node.pids"
+	API="http://127.0.0.1:$port"
+	for _ in $(seq 100); do
+		curl -sS -o /dev/null "$API/health" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	cat "$BATS_TEST_TMPDIR/serve.log" >&3
+	fail "mas serve did not answer"
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every check of the project on this machine: installs what is missing
 # (tmux >= 3.2, bats and its libraries, shellcheck, zsh and fish for the env
-# tests) with apt-get when run as root, then gofmt, go vet, go test, shellcheck
+# tests, curl, jq and script for the CLI tests) with apt-get when run as root, then gofmt, go vet, go test, shellcheck
 # and the bats suite against a freshly built binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +25,7 @@ command -v bats >/dev/null || missing+=(bats)
 for lib in bats-support bats-assert bats-file; do
 	[[ -d "/usr/lib/bats/$lib" ]] || missing+=("$lib")
 done
-for tool in shellcheck zsh fish; do
+for tool in shellcheck zsh fish curl jq script; do
 	command -v "$tool" >/dev/null || missing+=("$tool")
 done
 if ((${#missing[@]})); then
@@ -34,8 +34,15 @@ if ((${#missing[@]})); then
 		exit 1
 	fi
 	say "installing ${missing[*]}"
+	packages=()
+	for m in "${missing[@]}"; do
+		case "$m" in
+		script) packages+=(bsdutils) ;;
+		*) packages+=("$m") ;;
+		esac
+	done
 	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}" >/dev/null
 	tmux_ok || { echo "scripts/test.sh: tmux 3.2 or newer is required, found $(tmux -V)" >&2; exit 1; }
 fi
 

@@ -1,0 +1,148 @@
+#!/usr/bin/env bats
+# The HTTP API, end to end: mas serve, a private tmux server, a stub agent.
+
+load helpers
+
+setup() {
+	common_setup
+	skip_if_original "the original API was a separate TypeScript server (bug #21)"
+	use_stub_agent
+	export ROOT="$BATS_TEST_TMPDIR/root"
+	mkdir -p "$ROOT"
+}
+
+@test "runs, lists, messages and stops an isolated session through the API" {
+	start_serve "$ROOT"
+	run curl -sS -w '\n%{http_code}' -X POST "$API/runs" -H 'Content-Type: application/json' -d @- <<'JSON'
+{"sessionMode": "isolated",
+ "agents": {"metaManager": {"id": "00", "prompt": "lead $(touch pwned) `touch pwned2` \"q\" 'q'"},
+            "units": [{"unitId": 1, "manager": {"id": "10", "prompt": "design\nin two lines"},
+                       "workers": [{"id": "11", "prompt": "draw"}]}]}}
+JSON
+	assert_success
+	[ "${lines[-1]}" = 201 ] || fail "$output"
+	local body id
+	body="$(sed '$d' <<<"$output")"
+	id="$(jq -r .sessionId <<<"$body")"
+	[ "$(jq -r '[.tmuxSession, .sessionMode, .status, .workingDir, .unitDir, .promptsSent] | join(" ")' <<<"$body")" = \
+		"mas-${id:0:8} isolated started $ROOT/sessions/$id $ROOT/sessions/$id/unit 3" ]
+	wait_agents
+	# Each prompt once, literally, meta manager included (bug #22).
+	[ "$(agent_input 00)" = "$(printf %q "lead \$(touch pwned) \`touch pwned2\` \"q\" 'q'"$'\r')" ]
+	[ "$(agent_input 10)" = "$(printf %q $'design\nin two lines\r')" ]
+	[ "$(agent_input 11)" = "$(printf %q $'draw\r')" ]
+	[ "$(agent_input 12)" = "''" ]
+	# The workspace keeps the run's agents as its config.json.
+	[ "$(jq -r '[.metaManager.id, .units[0].workers[0].prompt] | join(" ")' "$ROOT/sessions/$id/config.json")" = "00 draw" ]
+
+	run curl -sS "$API/sessions"
+	[ "$(jq -r '.total' <<<"$output")" = 1 ]
+	[ "$(jq -r '.sessions[0] | [.sessionId, .status, .mode] | join(" ")' <<<"$output")" = "$id active isolated" ]
+	run curl -sS "$API/sessions/mas-${id:0:8}"
+	[ "$(jq -r '[.sessionId, (.units | length), .metadata.status] | join(" ")' <<<"$output")" = "$id 13 active" ]
+
+	run curl -sS -X POST "$API/message" -d "{\"session\": \"${id:0:8}\", \"target\": \"design\", \"message\": \"\$(touch pwned3); end;\", \"execute\": true}"
+	[ "$(jq -r '[.status, .sent, .total] | join(" ")' <<<"$output")" = "acknowledged 4 4" ] || fail "$output"
+	[ "$(agent_input 13)" = "$(printf %q '$(touch pwned3); end;'$'\r')" ]
+
+	run curl -sS "$API/status"
+	[ "$(jq -r '[.session, .status] | join(" ")' <<<"$output")" = "mas-${id:0:8} running" ]
+
+	run curl -sS -w '\n%{http_code}' -X POST "$API/sessions/$id/stop"
+	[ "${lines[-1]}" = 200 ]
+	run tmux has-session -t "=mas-${id:0:8}"
+	assert_failure
+	run grep -x STATUS=stopped "$ROOT/sessions/$id/.session"
+	assert_success
+	[ "$(jq -r '.sessions[0].status' "$ROOT/sessions/.sessions.index")" = stopped ]
+	run curl -sS "$API/sessions"
+	[ "$(jq -r '.sessions[0].status' <<<"$output")" = stopped ]
+	# Nothing anyone sent ran anywhere.
+	run find / -xdev \( -name pwned -o -name pwned2 -o -name pwned3 \) -newer "$ROOT" -print -quit
+	assert_output ""
+}
+
+@test "API errors are JSON with the right status" {
+	start_serve "$ROOT"
+	run curl -sS -w '\n%{http_code}' "$API/sessions/deadbeef"
+	[ "${lines[-1]}" = 404 ]
+	[ "$(sed '$d' <<<"$output" | jq -r .status)" = 404 ]
+	run curl -sS -w '\n%{http_code}' "$API/sessions/not-an-id"
+	[ "${lines[-1]}" = 400 ]
+	run curl -sS -w '\n%{http_code}' -X POST "$API/runs" -d '{"agents": {"units": [{"manager": {"id": "01", "prompt": "x"}}]}, "sessionMode": "isolated"}'
+	[ "${lines[-1]}" = 400 ]
+	assert_dir_not_exists "$ROOT/sessions"
+	run curl -sS -w '\n%{http_code}' -X POST "$API/message" -d '{"target": "00", "message": "x"}'
+	[ "${lines[-1]}" = 404 ] || fail "$output"
+	run curl -sS -w '\n%{http_code}' -X POST "$API/message" -d '{"target": "bogus", "message": "x"}'
+	[ "${lines[-1]}" = 400 ]
+}
+
+@test "a legacy run that is already running is a conflict" {
+	make_templates "$ROOT"
+	start_serve "$ROOT"
+	run curl -sS -w '\n%{http_code}' -X POST "$API/runs" -d '{"agents": {}}'
+	[ "${lines[-1]}" = 201 ] || fail "$output"
+	[ "$(sed '$d' <<<"$output" | jq -r '[.tmuxSession, .sessionMode] | join(" ")')" = "mas-tmux legacy" ]
+	run curl -sS -w '\n%{http_code}' -X POST "$API/runs" -d '{"agents": {}}'
+	[ "${lines[-1]}" = 409 ]
+}
+
+@test "serve refuses a non-loopback address without a token and requires it with one" {
+	run --separate-stderr mas serve --addr 0.0.0.0:1
+	assert_failure 2
+	[[ "$stderr" == "mas: serve: refusing to listen on 0.0.0.0:1 without MAS_API_TOKEN"* ]]
+	export MAS_API_TOKEN=s3cret
+	start_serve "$ROOT"
+	run curl -sS -o /dev/null -w '%{http_code}' "$API/health"
+	assert_output 401
+	run curl -sS -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer s3cret' "$API/health"
+	assert_output 200
+}
+
+@test "start launches the HTTP server; status shows it; the last stop ends it" {
+	unset MAS_HTTP
+	export MAS_HTTP_PORT
+	MAS_HTTP_PORT="$(free_port)"
+	export MAS_SESSION_MODE=isolated MAS_ROOT="$ROOT"
+	run --separate-stderr mas session create --no-attach
+	assert_success
+	local a="$output" pid
+	assert_file_exists "$ROOT/.mas_http.pid"
+	pid="$(cat "$ROOT/.mas_http.pid")"
+	run curl -fsS "http://127.0.0.1:$MAS_HTTP_PORT/health"
+	assert_success
+	run --separate-stderr mas session create --no-attach
+	local b="$output"
+	[[ "$stderr" == *"HTTP server already running (PID $pid)"* ]]
+	MAS_SESSION_ID="$a" run --separate-stderr mas status
+	assert_line "HTTP Server: running"
+	run --separate-stderr mas session stop "$a"
+	kill -0 "$pid"
+	run --separate-stderr mas session stop "$b"
+	assert_success
+	for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+	run kill -0 "$pid"
+	assert_failure
+	assert_file_not_exists "$ROOT/.mas_http.pid"
+}
+
+@test "a busy port is a warning, not a failure" {
+	unset MAS_HTTP
+	start_serve "$BATS_TEST_TMPDIR/other"
+	export MAS_HTTP_PORT="${API##*:}"
+	MAS_SESSION_MODE=isolated MAS_ROOT="$ROOT" run --separate-stderr mas start --no-attach
+	assert_success
+	[[ "$stderr" == *"mas: warning: HTTP server not started: "*"address already in use"* ]] || fail "$stderr"
+	assert_file_not_exists "$ROOT/.mas_http.pid"
+}
+
+@test "MAS_HTTP=off starts no server" {
+	export MAS_HTTP_PORT
+	MAS_HTTP_PORT="$(free_port)"
+	MAS_SESSION_MODE=isolated MAS_ROOT="$ROOT" run --separate-stderr mas start --no-attach
+	assert_success
+	assert_file_not_exists "$ROOT/.mas_http.pid"
+	run curl -fsS "http://127.0.0.1:$MAS_HTTP_PORT/health"
+	assert_failure
+}
