@@ -58,7 +58,7 @@ JSON
 	run curl -sS "$API/sessions"
 	[ "$(jq -r '.sessions[0].status' <<<"$output")" = stopped ]
 	# Nothing anyone sent ran anywhere.
-	run find / -xdev \( -name pwned -o -name pwned2 -o -name pwned3 \) -newer "$ROOT" -print -quit
+	run find "$BATS_TEST_TMPDIR" \( -name pwned -o -name pwned2 -o -name pwned3 \) -print -quit
 	assert_output ""
 }
 
