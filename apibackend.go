@@ -95,7 +95,7 @@ func (b backend) Stop(ctx context.Context, ref string) (*api.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := isolated.Stop(ctx, b.a.tmux(), root, id, time.Now())
+	s, err := isolated.Stop(ctx, b.a.tmux(), root, id, time.Now(), b.a.e.stderr)
 	if err != nil {
 		return nil, err
 	}

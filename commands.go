@@ -58,6 +58,8 @@ func (a *app) commands() []*command {
 				action: a.sessionShow},
 			{name: "stop", args: []string{"<id>"}, usage: "Stop one session; its directory is kept",
 				action: a.sessionStop},
+			{name: "prune", usage: "Remove what interrupted creations left and repair the index",
+				action: a.sessionPrune},
 			{name: "attach", args: []string{"<id>"}, usage: "Attach to one session",
 				flags:  []flagSpec{{long: "window", short: "w", value: "W", usage: "window to show"}},
 				action: a.sessionAttach},

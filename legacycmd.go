@@ -115,7 +115,7 @@ func (a *app) stop(ctx context.Context, cc *cli.Context) error {
 		}
 	}
 	if sel.iso != nil {
-		if _, err := isolated.Stop(ctx, a.tmux(), sel.root, sel.iso.ID, time.Now()); err != nil {
+		if _, err := isolated.Stop(ctx, a.tmux(), sel.root, sel.iso.ID, time.Now(), a.e.stderr); err != nil {
 			return fmt.Errorf("cannot stop session %s: %w", sel.name, err)
 		}
 	} else if err := legacy.Stop(ctx, a.tmux(), sel.root, sel.name); err != nil {

@@ -221,7 +221,7 @@ func (a *app) sessionStop(ctx context.Context, cc *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	s, err := isolated.Stop(ctx, a.tmux(), root, id, time.Now())
+	s, err := isolated.Stop(ctx, a.tmux(), root, id, time.Now(), a.e.stderr)
 	if err != nil {
 		return fmt.Errorf("cannot stop session %s: %w", id, err)
 	}
@@ -277,4 +277,16 @@ func (a *app) start(ctx context.Context, cc *cli.Context) error {
 		return a.createIsolated(ctx, cc.String("config"), cc.Bool("no-attach"), true)
 	}
 	return a.startLegacy(ctx, cc)
+}
+
+func (a *app) sessionPrune(ctx context.Context, _ *cli.Context) error {
+	removed, err := isolated.Prune(ctx, a.tmux(), a.e.resolveRoot(), time.Now(), a.e.stderr)
+	for _, id := range removed {
+		fmt.Fprintln(a.e.stdout, id)
+	}
+	if err != nil {
+		return fmt.Errorf("session prune: %w", err)
+	}
+	fmt.Fprintf(a.e.stderr, "[INFO] Removed %d half-made session(s)\n", len(removed))
+	return nil
 }

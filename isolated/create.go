@@ -83,13 +83,14 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		return nil, &StepError{"create session directory", err}
 	}
+	crashPoint("mkdir")
 	registered := false
 	undo := func() {
 		ctx := context.WithoutCancel(ctx)
 		layout.Kill(ctx, o.Tmux, s.TmuxName)
 		os.RemoveAll(dir)
 		if registered {
-			record(o.Root, indexEntry{SessionID: id}, now())
+			record(o.Root, indexEntry{SessionID: id}, now(), o.Progress)
 		}
 	}
 	step := func(name string, err error) error {
@@ -104,6 +105,7 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 	if err := step("copy templates", templates.Install(o.Root, s.UnitDir, s.WorkflowsDir, agentIDs())); err != nil {
 		return nil, err
 	}
+	crashPoint("templates")
 	if err := step("create logs directory", os.Mkdir(filepath.Join(dir, "logs"), 0o700)); err != nil {
 		return nil, err
 	}
@@ -115,11 +117,13 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 	if err := step("write session files", s.save()); err != nil {
 		return nil, err
 	}
+	crashPoint("files")
 	registered = true
 	entry := indexEntry{SessionID: id, TmuxSession: s.TmuxName, Status: "creating", CreatedAt: s.CreatedAt, WorkingDir: dir}
-	if err := step("register session", record(o.Root, entry, now())); err != nil {
+	if err := step("register session", record(o.Root, entry, now(), o.Progress)); err != nil {
 		return nil, err
 	}
+	crashPoint("register")
 
 	progress(o.Progress, "Starting 13 agents in tmux session %s", s.TmuxName)
 	var env []string
@@ -138,13 +142,14 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 	if err := step("start tmux session", err); err != nil {
 		return nil, err
 	}
+	crashPoint("tmux")
 
 	s.Status = "active"
 	if err := step("write session files", s.save()); err != nil {
 		return nil, err
 	}
 	entry.Status = "active"
-	if err := step("register session", record(o.Root, entry, now())); err != nil {
+	if err := step("register session", record(o.Root, entry, now(), o.Progress)); err != nil {
 		return nil, err
 	}
 	s.logEvent(now(), "active")

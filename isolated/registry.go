@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -85,12 +86,38 @@ func readIndex(root string) (*index, error) {
 	}
 	var ix index
 	if err := json.Unmarshal(data, &ix); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, &corruptIndexError{path, err}
 	}
 	if ix.Sessions == nil {
 		ix.Sessions = []indexEntry{}
 	}
 	return &ix, nil
+}
+
+// corruptIndexError is an index that is not the JSON we write.
+type corruptIndexError struct {
+	path string
+	err  error
+}
+
+func (e *corruptIndexError) Error() string { return fmt.Sprintf("%s is corrupt: %v", e.path, e.err) }
+
+// rebuildIndex makes an index from the session directories, the source
+// of truth; sessions whose .session cannot be read are left out.
+func rebuildIndex(root string) (*index, error) {
+	ids, err := IDs(root)
+	if err != nil {
+		return nil, err
+	}
+	ix := &index{Version: "1.0", Sessions: []indexEntry{}}
+	for _, id := range ids {
+		s, err := Load(root, id)
+		if err != nil {
+			continue
+		}
+		ix.Sessions = append(ix.Sessions, indexEntry{SessionID: id, TmuxSession: s.TmuxName, Status: s.Status, CreatedAt: s.CreatedAt, WorkingDir: s.Dir})
+	}
+	return ix, nil
 }
 
 func writeIndex(root string, ix *index, now time.Time) error {
@@ -117,9 +144,16 @@ func appendJournal(root, id, status string, now time.Time) error {
 // record sets the status of a session in the index, adding its entry when
 // missing, and journals the change; status "" removes the entry (and
 // journals "error", the end of a session that never became active).
-func record(root string, e indexEntry, now time.Time) error {
+func record(root string, e indexEntry, now time.Time, warn io.Writer) error {
 	return locked(root, func() error {
 		ix, err := readIndex(root)
+		var corrupt *corruptIndexError
+		if errors.As(err, &corrupt) {
+			if warn != nil {
+				fmt.Fprintf(warn, "mas: warning: %v; rebuilding it from the session directories\n", err)
+			}
+			ix, err = rebuildIndex(root)
+		}
 		if err != nil {
 			return err
 		}

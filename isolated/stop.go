@@ -2,6 +2,7 @@ package isolated
 
 import (
 	"context"
+	"io"
 	"time"
 
 	"mas/layout"
@@ -12,7 +13,8 @@ import (
 // metadata.json say "stopped", the registry records it; the directory and
 // everything the agents wrote stay. Stopping a stopped session is not an
 // error.
-func Stop(ctx context.Context, c tmux.Client, root, id string, now time.Time) (*Session, error) {
+// Warnings (a rebuilt index) go to warn.
+func Stop(ctx context.Context, c tmux.Client, root, id string, now time.Time, warn io.Writer) (*Session, error) {
 	s, err := Load(root, id)
 	if err != nil {
 		// Still make sure no agent of it runs on.
@@ -27,7 +29,7 @@ func Stop(ctx context.Context, c tmux.Client, root, id string, now time.Time) (*
 		return nil, &StepError{"write session files", err}
 	}
 	entry := indexEntry{SessionID: id, TmuxSession: s.TmuxName, Status: "stopped", CreatedAt: s.CreatedAt, WorkingDir: s.Dir}
-	if err := record(root, entry, now); err != nil {
+	if err := record(root, entry, now, warn); err != nil {
 		return nil, &StepError{"register session", err}
 	}
 	s.logEvent(now, "stopped")
