@@ -1,0 +1,171 @@
+#!/usr/bin/env bats
+# Faults, load and hostile input.
+
+load helpers
+
+setup() {
+	common_setup
+	skip_if_original "hardening of the rewrite"
+	export ROOT="$BATS_TEST_TMPDIR/root"
+	export MAS_ROOT="$ROOT" MAS_SESSION_MODE=isolated
+	# A light agent: these tests are about files and tmux, not agents.
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\nexec sleep 3600\n' >"$BATS_TEST_TMPDIR/bin/idle-agent"
+	chmod +x "$BATS_TEST_TMPDIR/bin/idle-agent"
+	export MAS_AGENT_COMMAND="$BATS_TEST_TMPDIR/bin/idle-agent" SHELL=/bin/sh
+}
+
+# no_active_without_tmux fails when session list shows an active session
+# whose tmux session is gone.
+no_active_without_tmux() {
+	local json name
+	json="$("$MAS_BIN" session list --json 3>&-)"
+	for name in $(jq -r '.sessions[] | select(.status == "active") | .tmuxSession' <<<"$json"); do
+		tmux has-session -t "=$name" 2>/dev/null || fail "$name is listed active without a tmux session"
+	done
+}
+
+@test "a create killed at any step leaves nothing listed active without tmux; prune cleans up" {
+	local crash="$BATS_TEST_TMPDIR/mas-crash"
+	(cd "$BATS_TEST_DIRNAME/.." && go build -tags crashtest -o "$crash" .)
+	local step
+	for step in mkdir templates files register tmux; do
+		MAS_TEST_CRASH_AT="$step" run "$crash" session create --no-attach 3>&-
+		[ "$status" -eq 137 ] || fail "step $step: exit $status (the crash hook did not fire)"
+		no_active_without_tmux
+	done
+	run --separate-stderr mas session list --json
+	[ "$(jq '[.sessions[] | select(.status == "error")] | length' <<<"$output")" = 4 ] || fail "$output"
+	run --separate-stderr mas session prune
+	assert_success
+	[ "${#lines[@]}" = 4 ]
+	run --separate-stderr mas session list --json
+	[ "$(jq -r '[.sessions[].status] | join(" ")' <<<"$output")" = creating ]
+	[ "$(jq '.sessions | length' "$ROOT/sessions/.sessions.index")" = 1 ]
+	# The release binary has no crash hook.
+	MAS_TEST_CRASH_AT="mkdir" run --separate-stderr mas session create --no-attach
+	assert_success
+}
+
+@test "a tmux server killed under a running session is reported stopped" {
+	run --separate-stderr mas session create --no-attach
+	local id="$output"
+	tmux kill-server
+	run --separate-stderr mas session list --json
+	assert_success
+	[ "$(jq -r '.sessions[0].status' <<<"$output")" = stopped ]
+	run --separate-stderr mas status
+	assert_line "Status: stopped"
+	run --separate-stderr mas session show "$id" --json
+	[ "$(jq -r .status <<<"$output")" = stopped ]
+}
+
+@test "a corrupted index is rebuilt from the session directories with a warning" {
+	run --separate-stderr mas session create --no-attach
+	local a="$output"
+	echo '{"version": "1.0", "sessions": [' >"$ROOT/sessions/.sessions.index"
+	run --separate-stderr mas session create --no-attach
+	assert_success
+	local b="$output"
+	[[ "$stderr" == *"mas: warning: $ROOT/sessions/.sessions.index is corrupt: "*"rebuilding it from the session directories"* ]] || fail "$stderr"
+	[ "$(jq -r '[.sessions[].sessionId] | sort | join(" ")' "$ROOT/sessions/.sessions.index")" = "$(printf '%s\n' "$a" "$b" | sort | paste -sd' ')" ]
+	run --separate-stderr mas session stop "$a"
+	assert_success
+}
+
+@test "fifty session creates at once all succeed" {
+	local i
+	for i in $(seq 50); do
+		"$MAS_BIN" session create --no-attach >"$BATS_TEST_TMPDIR/id.$i" 2>"$BATS_TEST_TMPDIR/err.$i" 3>&- &
+	done
+	wait
+	run cat "$BATS_TEST_TMPDIR"/err.*
+	refute_output --partial "mas:"
+	[ "$(sort -u "$BATS_TEST_TMPDIR"/id.* | wc -l)" = 50 ]
+	[ "$(tmux ls -F '#{session_name}' | sort -u | wc -l)" = 50 ]
+	[ "$(jq '.sessions | length' "$ROOT/sessions/.sessions.index")" = 50 ]
+	[ "$(jq -r '[.sessions[].sessionId] | unique | length' "$ROOT/sessions/.sessions.index")" = 50 ]
+	[ "$(grep -c ':active:' "$ROOT/sessions/.index")" = 50 ]
+}
+
+@test "twenty POST /runs at once all succeed" {
+	start_serve "$ROOT"
+	local i pids=()
+	for i in $(seq 20); do
+		curl -sS -o "$BATS_TEST_TMPDIR/run.$i" -w '%{http_code}\n' -X POST "$API/runs" \
+			-d '{"sessionMode": "isolated", "agents": {}}' >"$BATS_TEST_TMPDIR/code.$i" &
+		pids+=($!)
+	done
+	wait "${pids[@]}" # not the server start_serve left running
+	[ "$(cat "$BATS_TEST_TMPDIR"/code.* | sort -u)" = 201 ] || fail "$(cat "$BATS_TEST_TMPDIR"/run.*)"
+	[ "$(jq -r .sessionId "$BATS_TEST_TMPDIR"/run.* | sort -u | wc -l)" = 20 ]
+	[ "$(jq -r .tmuxSession "$BATS_TEST_TMPDIR"/run.* | sort -u | wc -l)" = 20 ]
+	[ "$(jq '.sessions | length' "$ROOT/sessions/.sessions.index")" = 20 ]
+	[ "$(grep -c ':active:' "$ROOT/sessions/.index")" = 20 ]
+}
+
+@test "malformed and traversal ids are refused everywhere an id is accepted" {
+	mkdir -p "$ROOT/sessions" "$BATS_TEST_TMPDIR/escape"
+	local bad
+	for bad in ../escape ../../etc "$BATS_TEST_TMPDIR/escape" '3F0C2A9E' 'x;id' '$(id)' '' ' ' 'mas-../x'; do
+		for cmd in "env" "session show" "session stop" "session attach"; do
+			# shellcheck disable=SC2086
+			run --separate-stderr mas $cmd "$bad"
+			assert_failure 2
+			assert_output ""
+		done
+		[[ -z "$bad" ]] && continue # an empty MAS_SESSION_ID means "draw one"
+		MAS_SESSION_ID="$bad" run --separate-stderr mas session create --no-attach
+		[ "$status" -ne 0 ] || fail "create with '$bad'"
+	done
+	run ls -A "$ROOT/sessions"
+	assert_output ""
+	assert_dir_exists "$BATS_TEST_TMPDIR/escape"
+	start_serve "$ROOT"
+	run curl -sS -o /dev/null -w '%{http_code}' "$API/sessions/..%2F..%2Fetc"
+	assert_output 400
+	run curl -sS -o /dev/null -w '%{http_code}' -X POST "$API/sessions/x%3Bid/stop"
+	assert_output 400
+}
+
+@test "a symlinked session directory is refused" {
+	local id=3f0c2a9e-1b2c-4d5e-8f90-123456789abc
+	mkdir -p "$ROOT/sessions" "$BATS_TEST_TMPDIR/elsewhere"
+	printf 'SESSION_ID=%s\nTMUX_SESSION=mas-3f0c2a9e\nSTATUS=active\nUNIT_DIR=/x\nWORKFLOWS_DIR=/y\nSESSION_DIR=/z\n' "$id" >"$BATS_TEST_TMPDIR/elsewhere/.session"
+	chmod 600 "$BATS_TEST_TMPDIR/elsewhere/.session"
+	ln -s "$BATS_TEST_TMPDIR/elsewhere" "$ROOT/sessions/$id"
+	run --separate-stderr mas env "$id"
+	assert_failure 1
+	assert_output ""
+	[[ "$stderr" == *"is not a directory (a symbolic link?)"* ]]
+	run --separate-stderr mas session stop "$id"
+	assert_failure 1
+	assert_file_exists "$BATS_TEST_TMPDIR/elsewhere/.session"
+}
+
+@test "a too old tmux is refused before anything is written" {
+	mkdir -p "$BATS_TEST_TMPDIR/oldbin"
+	printf '#!/bin/sh\necho "tmux 3.1c"\n' >"$BATS_TEST_TMPDIR/oldbin/tmux"
+	chmod +x "$BATS_TEST_TMPDIR/oldbin/tmux"
+	PATH="$BATS_TEST_TMPDIR/oldbin:$PATH" run --separate-stderr mas session create --no-attach
+	assert_failure 1
+	[ "$stderr" = "mas: cannot create session: check tmux: tmux 3.2 or newer required (found 3.1c)" ]
+	assert_dir_not_exists "$ROOT/sessions"
+}
+
+@test "a full disk fails cleanly and leaves nothing" {
+	mkdir -p "$ROOT"
+	mount -t tmpfs -o size=256k tmpfs "$ROOT" 2>/dev/null || skip "cannot mount a tmpfs here"
+	# Fill it up but for a few blocks.
+	dd if=/dev/zero of="$ROOT/filler" bs=4k count=40 2>/dev/null || true
+	head -c 300000 /dev/urandom >"$BATS_TEST_TMPDIR/big"
+	mkdir -p "$ROOT/unit/00"
+	cp "$BATS_TEST_TMPDIR/big" "$ROOT/unit/00/big" 2>/dev/null || true
+	run --separate-stderr mas session create --no-attach
+	local rc=$status
+	umount "$ROOT" 2>/dev/null || true
+	[ "$rc" = 1 ] || fail "exit $rc: $stderr"
+	[[ "$stderr" == *"no space left on device"* ]] || fail "$stderr"
+	run tmux ls
+	assert_failure
+}
