@@ -56,10 +56,16 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 	if config != nil && !json.Valid(config) {
 		return nil, &StepError{"read config", errors.New("not valid JSON")}
 	}
-	if _, err := tmux.CheckVersion(ctx, o.Tmux); err != nil {
-		return nil, &StepError{"check tmux", err}
-	}
+	// Both tmux questions at once: neither waits for the other.
+	versionErr := make(chan error, 1)
+	go func() {
+		_, err := tmux.CheckVersion(ctx, o.Tmux)
+		versionErr <- err
+	}()
 	id, err := pickID(ctx, o)
+	if verr := <-versionErr; verr != nil {
+		return nil, &StepError{"check tmux", verr}
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -39,8 +39,7 @@ const paneFormat = "#{pane_id}"
 const AgentOption = "@mas_agent"
 
 // Plan returns the tmux commands that build the session, to be run as one
-// batch. The first pane is created with a placeholder and respawned in the
-// meta unit's directory, so that the session itself starts in Spec.Dir.
+// batch.
 func Plan(s Spec) ([][]string, error) {
 	if err := checkName(s.Name); err != nil {
 		return nil, err
@@ -51,17 +50,18 @@ func Plan(s Spec) ([][]string, error) {
 		for i, id := range w.Agents {
 			a, _ := roster.Lookup(id)
 			dir := tmux.EscapeFormat(filepath.Join(s.UnitDir, id))
-			agent := append([]string{"--"}, s.agentArgv(a)...)
+			agent := append([]string{"--"}, s.agentArgv(a, "")...)
 			switch {
 			case w.Name == "meta":
+				// The session starts in Spec.Dir, for windows opened later;
+				// the meta agent's wrapper changes to its unit directory.
 				create := []string{"new-session", "-d", "-s", s.Name, "-n", w.Name, "-x", "200", "-y", "50",
 					"-c", tmux.EscapeFormat(s.Dir)}
 				for _, kv := range s.Env {
 					create = append(create, "-e", kv)
 				}
-				create = append(create, "-P", "-F", paneFormat, "--", "cat")
-				cmds = append(cmds, create,
-					append([]string{"respawn-pane", "-k", "-t", target, "-c", dir}, agent...))
+				create = append(create, "-P", "-F", paneFormat, "--")
+				cmds = append(cmds, append(create, s.agentArgv(a, filepath.Join(s.UnitDir, id))...))
 			case i == 0:
 				cmds = append(cmds, append([]string{"new-window", "-d", "-t", tmux.SessionWindows(s.Name),
 					"-n", w.Name, "-c", dir, "-P", "-F", paneFormat}, agent...))
@@ -78,7 +78,7 @@ func Plan(s Spec) ([][]string, error) {
 					return nil, fmt.Errorf("log directory: %w", err)
 				}
 				// The new pane is the active one of its window.
-				cmds = append(cmds, []string{"pipe-pane", "-o", "-t", target, tmux.EscapeFormat("cat >> " + log)})
+				cmds = append(cmds, []string{"pipe-pane", "-o", "-t", target, tmux.EscapeFormat("exec cat >> " + log)})
 			}
 		}
 		if len(w.Agents) > 1 {
@@ -94,15 +94,21 @@ func Plan(s Spec) ([][]string, error) {
 // usable after the agent ends. "set -m" gives the agent its own process
 // group in the foreground, so that tmux's pane_current_command names the
 // agent, not the shell, while it runs.
-const agentScript = `set -m; "$0" -l -c "$1"; exec "$0" -l`
+// With a third argument, the script first changes to that directory.
+const agentScript = `set -m; [ -z "$2" ] || cd "$2" || exit; "$0" -l -c "$1"; exec "$0" -l`
 
-// agentArgv is the program of an agent's pane.
-func (s Spec) agentArgv(a roster.Agent) []string {
+// agentArgv is the program of an agent's pane; dir, when set, is where it
+// changes to first.
+func (s Spec) agentArgv(a roster.Agent, dir string) []string {
 	shell := s.Shell
 	if shell == "" {
 		shell = "/bin/sh"
 	}
-	return []string{"/bin/sh", "-c", agentScript, shell, fmt.Sprintf("%s --model %s", s.Command, a.Model)}
+	argv := []string{"/bin/sh", "-c", agentScript, shell, fmt.Sprintf("%s --model %s", s.Command, a.Model)}
+	if dir != "" {
+		argv = append(argv, dir)
+	}
+	return argv
 }
 
 func checkName(name string) error {

@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -38,12 +39,22 @@ func Fill(unitDir, workflowsDir string, ids []string) error {
 }
 
 func install(srcRoot, unitDir, workflowsDir string, ids []string, keep bool) error {
-	for _, id := range ids {
-		if err := installTree(srcRoot, path.Join("unit", id), filepath.Join(unitDir, id), keep); err != nil {
+	// Each tree is copied by its own goroutine; the first error wins.
+	errs := make([]error, len(ids)+1)
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		wg.Go(func() {
+			errs[i] = installTree(srcRoot, path.Join("unit", id), filepath.Join(unitDir, id), keep)
+		})
+	}
+	wg.Go(func() { errs[len(ids)] = installTree(srcRoot, "workflows", workflowsDir, keep) })
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
 			return err
 		}
 	}
-	return installTree(srcRoot, "workflows", workflowsDir, keep)
+	return nil
 }
 
 // installTree copies the template tree rel (slash-separated) to dst; with

@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016 # the PREP commands are evaluated later, on purpose
+# Benchmarks mas against the raw tmux floor on a private tmux server and
+# writes BENCHMARKS.md: median and spread (min-max) of wall time, tmux
+# processes spawned per command (counted by a logging tmux wrapper on
+# PATH) and peak memory. Usage: scripts/bench.sh [runs]   (default 10)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo="$(pwd)"
+runs="${1:-${BENCH_RUNS:-10}}"
+
+command -v tmux >/dev/null || { echo "bench: tmux is required" >&2; exit 1; }
+if [[ ! -x /usr/bin/time ]] && [[ "$(id -u)" == 0 ]]; then
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time >/dev/null 2>&1 || true
+fi
+
+work="$(mktemp -d /tmp/mbench.XXXXXX)"
+serve_pid=""
+cleanup() {
+	[[ -n "$serve_pid" ]] && kill "$serve_pid" 2>/dev/null
+	TMUX_TMPDIR="$work/tmux" "$real_tmux" kill-server 2>/dev/null || true
+	rm -rf "$work"
+}
+real_tmux="$(command -v tmux)"
+trap cleanup EXIT
+
+mkdir -p "$work/tmux" "$work/home" "$work/bin" "$work/root" "$work/big" "$work/root65"
+go build -o "$work/bin/mas" .
+mas="$work/bin/mas"
+
+# Everything below talks to a private server and a private HOME.
+unset TMUX TMUX_PANE MAS_SESSION_ID MAS_SESSION_NAME MAS_TMUX_SOCKET MAS_DEBUG
+export TMUX_TMPDIR="$work/tmux" HOME="$work/home" SHELL=/bin/sh MAS_HTTP=off
+printf '#!/bin/sh\nexec sleep 3600\n' >"$work/bin/agent"
+chmod +x "$work/bin/agent"
+export MAS_AGENT_COMMAND="$work/bin/agent"
+tmux_log="$work/tmux.log"
+printf '#!/bin/sh\necho x >>"%s"\nexec "%s" "$@"\n' "$tmux_log" "$real_tmux" >"$work/bin/tmux"
+chmod +x "$work/bin/tmux"
+export PATH="$work/bin:$PATH"
+: >"$tmux_log"
+# A keeper session keeps the server up, so no measure pays its start.
+"$real_tmux" new-session -d -s keeper -- sleep 100000
+
+spawns() { wc -l <"$tmux_log"; }
+
+# measure NAME PREP CMD: runs PREP (not timed), then CMD timed, $runs
+# times; prints "name|median ms|min-max ms|tmux spawns|peak KiB".
+results=()
+measure() {
+	local name="$1" prep="$2" cmd="$3" times=() spawn=0 peak=0 i t0 t1 before kb
+	for ((i = 0; i < runs; i++)); do
+		eval "$prep"
+		before="$(spawns)"
+		t0="$(date +%s%N)"
+		if [[ -x /usr/bin/time ]]; then
+			kb="$(/usr/bin/time -f '%M' -o "$work/mem" bash -c "$cmd" >/dev/null 2>&1; cat "$work/mem")"
+			kb="${kb##*$'\n'}"
+		else
+			bash -c "$cmd" >/dev/null 2>&1
+			kb=0
+		fi
+		t1="$(date +%s%N)"
+		times+=($(((t1 - t0) / 1000)))
+		spawn=$(($(spawns) - before))
+		if ((kb > peak)); then peak=$kb; fi
+	done
+	local sorted
+	sorted="$(printf '%s\n' "${times[@]}" | sort -n)"
+	local med min max
+	med="$(sed -n "$(((runs + 1) / 2))p" <<<"$sorted")"
+	min="$(head -1 <<<"$sorted")"
+	max="$(tail -1 <<<"$sorted")"
+	results+=("$name|$(awk -v v="$med" 'BEGIN{printf "%.1f", v/1000}')|$(awk -v a="$min" -v b="$max" 'BEGIN{printf "%.1f-%.1f", a/1000, b/1000}')|$spawn|$peak")
+	printf '%-44s median %8.1f ms  tmux spawns %s\n' "$name" "$(awk -v v="$med" 'BEGIN{print v/1000}')" "$spawn" >&2
+}
+median_of() { # NAME -> median ms
+	local r
+	for r in "${results[@]}"; do
+		[[ "${r%%|*}" == "$1" ]] && { cut -d'|' -f2 <<<"$r"; return; }
+	done
+}
+spawns_of() {
+	local r
+	for r in "${results[@]}"; do
+		[[ "${r%%|*}" == "$1" ]] && { cut -d'|' -f4 <<<"$r"; return; }
+	done
+}
+
+kill_mas_sessions() {
+	"$real_tmux" ls -F '#{session_name}' 2>/dev/null | grep -v '^keeper$' | while read -r s; do
+		"$real_tmux" kill-session -t "=$s"
+	done || true
+}
+
+# The raw tmux floor: one tmux invocation building the same 13-pane layout.
+# With "log", each pane's output is also piped to a file, as mas does.
+floor_cmd() {
+	local d="$work/root" log=()
+	[[ "${1:-}" == log ]] && log=(";" pipe-pane -o -t "=floor:" "exec cat >>$work/floor.log")
+	local a=(new-session -d -s floor -n meta -x 200 -y 50 -c "$d" -- "$work/bin/agent" "${log[@]}")
+	local w
+	for w in design development business; do
+		[[ -n "${log[*]}" ]] && log=(";" pipe-pane -o -t "=floor:=$w" "exec cat >>$work/floor.log")
+		a+=(";" new-window -d -t "=floor:" -n "$w" -c "$d" -- "$work/bin/agent" "${log[@]}")
+		for _ in 1 2 3; do
+			a+=(";" split-window -t "=floor:=$w" -c "$d" -- "$work/bin/agent" ";" select-layout -t "=floor:=$w" tiled "${log[@]}")
+		done
+	done
+	printf '%q ' "$real_tmux" "${a[@]}"
+}
+floor="$(floor_cmd)"
+floor_log="$(floor_cmd log)"
+
+echo "== $runs runs each" >&2
+measure "raw tmux floor (13 panes, one invocation)" '"$real_tmux" kill-session -t =floor 2>/dev/null || true' "$floor"
+"$real_tmux" kill-session -t =floor 2>/dev/null || true
+measure "raw tmux floor + pane logging (pipe-pane)" '"$real_tmux" kill-session -t =floor 2>/dev/null || true' "$floor_log"
+"$real_tmux" kill-session -t =floor 2>/dev/null || true
+measure "isolated start --no-attach" 'kill_mas_sessions; rm -rf "$work/root/sessions"' \
+	"MAS_SESSION_MODE=isolated MAS_ROOT='$work/root' '$mas' start --no-attach"
+kill_mas_sessions
+
+# A running session for status, env and stop.
+id="$(MAS_ROOT="$work/root" "$mas" session create --no-attach 2>/dev/null)"
+measure "status" ':' "MAS_ROOT='$work/root' '$mas' status"
+measure "env" ':' "MAS_ROOT='$work/root' '$mas' env $id"
+measure "session stop" 'id=$(MAS_ROOT="$work/root" "$mas" session create --no-attach 2>/dev/null)' \
+	"MAS_ROOT='$work/root' '$mas' session stop \$(ls -t '$work/root/sessions' | head -1)"
+kill_mas_sessions
+
+# 1,000 registered sessions.
+{
+	echo '{"version": "1.0", "sessions": ['
+	for ((i = 0; i < 1000; i++)); do
+		u="$(cat /proc/sys/kernel/random/uuid)"
+		d="$work/big/sessions/$u"
+		mkdir -p "$d"
+		chmod 700 "$d"
+		printf 'SESSION_ID=%s\nTMUX_SESSION=mas-%s\nSTATUS=stopped\nCREATED_AT=2026-01-01T00:00:00Z\nUNIT_DIR=%s/unit\nWORKFLOWS_DIR=%s/workflows\nSESSION_DIR=%s\nMAS_SESSION_DIR=%s\nMAS_WORKSPACE_ROOT=%s\nMAS_SESSION_MODE=isolated\n' \
+			"$u" "${u:0:8}" "$d" "$d" "$d" "$d" "$work/big" >"$d/.session"
+		chmod 600 "$d/.session"
+		((i > 0)) && echo ','
+		printf '{"sessionId": "%s", "tmuxSession": "mas-%s", "status": "stopped", "createdAt": "2026-01-01T00:00:00Z", "workingDir": "%s"}' "$u" "${u:0:8}" "$d"
+	done
+	echo '], "lastUpdated": "2026-01-01T00:00:00Z"}'
+} >"$work/big.index"
+mv "$work/big.index" "$work/big/sessions/.sessions.index"
+measure "session list (1,000 sessions)" ':' "MAS_ROOT='$work/big' '$mas' session list"
+port=$((20000 + RANDOM % 30000))
+MAS_ROOT="$work/big" "$mas" serve --addr "127.0.0.1:$port" 2>/dev/null &
+serve_pid=$!
+for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$port/health" && break; sleep 0.05; done
+measure "GET /sessions (1,000 sessions)" ':' "curl -sf -o /dev/null http://127.0.0.1:$port/sessions"
+kill "$serve_pid"
+serve_pid=""
+
+# A 65 MB template tree: 13 units of 5 MB.
+for nn in 00 10 11 12 13 20 21 22 23 30 31 32 33; do
+	mkdir -p "$work/root65/unit/$nn"
+	head -c 5000000 /dev/urandom >"$work/root65/unit/$nn/data.bin"
+done
+measure "isolated start, 65 MB of templates" 'kill_mas_sessions; rm -rf "$work/root65/sessions"' \
+	"MAS_SESSION_MODE=isolated MAS_ROOT='$work/root65' '$mas' start --no-attach"
+kill_mas_sessions
+reflink="no (plain copy)"
+if cp --reflink=always "$work/root65/unit/00/data.bin" "$work/root65/probe" 2>/dev/null; then
+	reflink="yes"
+fi
+
+floor_ms="$(median_of "raw tmux floor (13 panes, one invocation)")"
+start_ms="$(median_of "isolated start --no-attach")"
+ratio="$(awk -v a="$start_ms" -v b="$floor_ms" 'BEGIN{printf "%.2f", a/b}')"
+floor_log_ms="$(median_of "raw tmux floor + pane logging (pipe-pane)")"
+ratio_log="$(awk -v a="$start_ms" -v b="$floor_log_ms" 'BEGIN{printf "%.2f", a/b}')"
+verdict() { if eval "$1"; then echo met; else echo "NOT met"; fi; }
+
+{
+	echo "# Benchmarks"
+	echo
+	echo "Written by \`scripts/bench.sh\` ($runs runs each) on $(uname -sr), $(nproc) cores, $("$real_tmux" -V)."
+	echo "Private tmux server kept up by an idle session; agents are an idle stub; \`MAS_HTTP=off\`."
+	echo
+	echo "| command | median ms | spread ms (min-max) | tmux processes | peak KiB |"
+	echo "|---|---:|---:|---:|---:|"
+	for r in "${results[@]}"; do
+		IFS='|' read -r n m s p k <<<"$r"
+		echo "| $n | $m | $s | $p | $k |"
+	done
+	echo
+	echo "| target | measured | |"
+	echo "|---|---|---|"
+	echo "| start ≤ 1.5 × tmux floor | ${ratio} × | $(verdict "awk -v r=$ratio 'BEGIN{exit !(r <= 1.5)}'") |"
+	echo "| start against the floor with the same pane logging | ${ratio_log} × | (for reference) |"
+	echo "| ≤ 3 tmux processes per start | $(spawns_of "isolated start --no-attach") | $(verdict "(( $(spawns_of "isolated start --no-attach") <= 3 ))") |"
+	echo "| 1 tmux process per status | $(spawns_of status) | $(verdict "(( $(spawns_of status) == 1 ))") |"
+	echo "| 1 tmux process per session list (1,000 sessions) | $(spawns_of "session list (1,000 sessions)") | $(verdict "(( $(spawns_of "session list (1,000 sessions)") == 1 ))") |"
+	echo "| 1 tmux process per GET /sessions (1,000 sessions) | $(spawns_of "GET /sessions (1,000 sessions)") | $(verdict "(( $(spawns_of "GET /sessions (1,000 sessions)") == 1 ))") |"
+	echo "| no tmux process for env | $(spawns_of env) | $(verdict "(( $(spawns_of env) == 0 ))") |"
+	echo
+	echo "Template copies use reflinks (FICLONE) where the filesystem shares extents; on this machine's"
+	echo "temporary filesystem reflinks are: $reflink. The original needed about 13 s per start (122 tmux"
+	echo "calls, 11.7 s of sleeps)."
+} >"$repo/BENCHMARKS.md"
+cat "$repo/BENCHMARKS.md"
