@@ -122,8 +122,11 @@ func (b backend) Message(ctx context.Context, m api.MessageRequest) (*api.Messag
 	return res, nil
 }
 
-func (b backend) Status(ctx context.Context) (any, error) {
-	sel, err := b.a.selectSession(ctx)
+func (b backend) Status(ctx context.Context, session string) (any, error) {
+	sel, err := b.a.selectNamed(ctx, session)
+	if errors.Is(err, errNotRunning) {
+		return statusJSON{Session: session, Status: "stopped", HTTPServer: httpServer(b.a.e.resolveRoot())}, nil
+	}
 	if errors.Is(err, errNoSession) {
 		return statusJSON{Status: "stopped", HTTPServer: httpServer(b.a.e.resolveRoot())}, nil
 	}

@@ -5,6 +5,8 @@ package api
 
 import (
 	"context"
+	"embed"
+	"io/fs"
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
@@ -14,6 +16,12 @@ import (
 	"strings"
 	"time"
 )
+
+//go:embed web
+var webRoot embed.FS
+
+// webFiles is the web page, embedded: no build step, no Node server.
+var webFiles, _ = fs.Sub(webRoot, "web")
 
 // MaxBody caps the size of a request body.
 const MaxBody = 1 << 20
@@ -34,7 +42,9 @@ type Backend interface {
 	Session(ctx context.Context, ref string) (*Session, error)
 	Stop(ctx context.Context, ref string) (*Session, error)
 	Message(ctx context.Context, m MessageRequest) (*MessageResult, error)
-	Status(ctx context.Context) (any, error)
+	// Status describes a session: the one named ("" for the one the
+	// command line would pick).
+	Status(ctx context.Context, session string) (any, error)
 }
 
 // RunRequest is the body of POST /runs.
@@ -176,7 +186,7 @@ func Handler(b Backend, token string) http.Handler {
 		writeJSON(w, http.StatusOK, res)
 	})
 	mux.HandleFunc("GET /status", func(w http.ResponseWriter, r *http.Request) {
-		st, err := b.Status(r.Context())
+		st, err := b.Status(r.Context(), r.URL.Query().Get("session"))
 		if err != nil {
 			writeError(w, err)
 			return
@@ -186,10 +196,27 @@ func Handler(b Backend, token string) http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, errorBody{"no such endpoint: " + r.Method + " " + r.URL.Path, http.StatusNotFound})
 	})
+	// The web page: static files only, which talk to the API above.
+	static := http.FileServerFS(webFiles)
+	page := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", "default-src 'self'")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		static.ServeHTTP(w, r)
+	}
+	mux.HandleFunc("GET /{$}", page)
+	mux.HandleFunc("GET /ui/", func(w http.ResponseWriter, r *http.Request) {
+		r2 := r.Clone(r.Context())
+		r2.URL.Path = strings.TrimPrefix(r.URL.Path, "/ui")
+		page(w, r2)
+	})
 	if token == "" {
 		return mux
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && (r.URL.Path == "/" || strings.HasPrefix(r.URL.Path, "/ui/")) {
+			mux.ServeHTTP(w, r) // the page itself holds no data
+			return
+		}
 		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1 {
 			w.Header().Set("WWW-Authenticate", "Bearer")

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -55,7 +56,7 @@ func (f *fake) Message(_ context.Context, m MessageRequest) (*MessageResult, err
 	return &MessageResult{Status: "acknowledged", Session: "mas-tmux", Target: m.Target, Sent: 1, Total: 1}, nil
 }
 
-func (f *fake) Status(context.Context) (any, error) {
+func (f *fake) Status(context.Context, string) (any, error) {
 	return map[string]string{"status": "running"}, f.err
 }
 
@@ -221,5 +222,31 @@ func TestServeShutsDownGracefully(t *testing.T) {
 	}
 	if _, err := http.Get("http://" + ln.Addr().String() + "/health"); err == nil {
 		t.Error("server still answers after shutdown")
+	}
+}
+
+func TestWebPage(t *testing.T) {
+	h := Handler(&fake{}, "s3cret")
+	for _, tt := range []struct{ path, want string }{
+		{"/", "<title>mas</title>"},
+		{"/ui/app.js", "textContent"},
+		{"/ui/style.css", "font"},
+	} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", tt.path, nil))
+		if rec.Code != 200 || !strings.Contains(rec.Body.String(), tt.want) {
+			t.Errorf("GET %s: %d %.80q", tt.path, rec.Code, rec.Body.String())
+		}
+		if rec.Header().Get("Content-Security-Policy") == "" {
+			t.Errorf("GET %s: no Content-Security-Policy", tt.path)
+		}
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/sessions", nil))
+	if rec.Code != 401 {
+		t.Errorf("the API behind the page still needs the token: %d", rec.Code)
+	}
+	if js, _ := fs.ReadFile(webFiles, "app.js"); strings.Contains(string(js), "innerHTML") {
+		t.Error("app.js uses innerHTML: text must never be rendered as HTML")
 	}
 }

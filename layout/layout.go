@@ -94,8 +94,10 @@ func Plan(s Spec) ([][]string, error) {
 // usable after the agent ends. "set -m" gives the agent its own process
 // group in the foreground, so that tmux's pane_current_command names the
 // agent, not the shell, while it runs.
-// With a third argument, the script first changes to that directory.
-const agentScript = `set -m; [ -z "$2" ] || cd "$2" || exit; "$0" -l -c "$1"; exec "$0" -l`
+// The agent line is run with exec, so that even a login shell that would
+// fork it (dash) is replaced by the agent. With a third argument, the
+// script first changes to that directory.
+const agentScript = `set -m; [ -z "$2" ] || cd "$2" || exit; "$0" -l -c "exec $1"; exec "$0" -l`
 
 // agentArgv is the program of an agent's pane; dir, when set, is where it
 // changes to first.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every check of the project on this machine: installs what is missing
 # (tmux >= 3.2, bats and its libraries, shellcheck, zsh and fish for the env
-# tests, curl, jq and script for the CLI tests) with apt-get when run as root, then gofmt, go vet, go test, shellcheck
+# tests, curl, jq and script for the CLI tests, chromium for the web page) with apt-get when run as root, then gofmt, go vet, go test, shellcheck
 # and the bats suite against a freshly built binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +25,7 @@ command -v bats >/dev/null || missing+=(bats)
 for lib in bats-support bats-assert bats-file; do
 	[[ -d "/usr/lib/bats/$lib" ]] || missing+=("$lib")
 done
-for tool in shellcheck zsh fish curl jq script; do
+for tool in shellcheck zsh fish curl jq script chromium; do
 	command -v "$tool" >/dev/null || missing+=("$tool")
 done
 if ((${#missing[@]})); then
@@ -61,7 +61,11 @@ say "shellcheck"
 shellcheck scripts/*.sh .ci/run bats/*.bash bats/*.bats bats/stub-agent
 
 say "go test"
+# The browser test leaves its screenshot here.
+export MAS_SCREENSHOT_DIR="${MAS_SCREENSHOT_DIR:-$PWD/.build}"
+mkdir -p "$MAS_SCREENSHOT_DIR"
 go test -race -count=1 ./...
+echo "web page screenshot: $MAS_SCREENSHOT_DIR/web-ui.png"
 
 say "fuzz envfile (bounded)"
 go test -run '^$' -fuzz FuzzParse -fuzztime "${MAS_FUZZTIME:-15s}" -fuzzminimizetime 2s ./envfile
