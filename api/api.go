@@ -5,12 +5,12 @@ package api
 
 import (
 	"context"
-	"embed"
-	"io/fs"
 	"crypto/subtle"
+	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"strings"
