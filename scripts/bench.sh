@@ -198,6 +198,12 @@ verdict() { if eval "$1"; then echo met; else echo "NOT met"; fi; }
 	echo "| 1 tmux process per GET /sessions (1,000 sessions) | $(spawns_of "GET /sessions (1,000 sessions)") | $(verdict "(( $(spawns_of "GET /sessions (1,000 sessions)") == 1 ))") |"
 	echo "| no tmux process for env | $(spawns_of env) | $(verdict "(( $(spawns_of env) == 0 ))") |"
 	echo
+	echo "Where a start's time goes beyond the floor: the 13 pipe-pane loggers (second floor row);"
+	echo "each agent runs in the user's login shell (reading /etc/profile, as the original's panes did)"
+	echo "under a small sh wrapper that keeps a shell in the pane after the agent exits, while the floor"
+	echo "runs the agent directly; and the files of the session (templates, .session, metadata, index,"
+	echo "journal), written atomically with fsync, plus the Go process itself."
+	echo
 	echo "Template copies use reflinks (FICLONE) where the filesystem shares extents; on this machine's"
 	echo "temporary filesystem reflinks are: $reflink. The original needed about 13 s per start (122 tmux"
 	echo "calls, 11.7 s of sleeps)."
