@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -214,11 +213,4 @@ func (a *app) dispatch(ctx context.Context, c *command, names []string, argv []s
 		return err
 	}
 	return runErr
-}
-
-// notYet is the action of a command whose capability has not landed.
-func notYet(name string) func(context.Context, *cli.Context) error {
-	return func(context.Context, *cli.Context) error {
-		return fmt.Errorf("%s: not available yet", name)
-	}
 }
