@@ -74,18 +74,7 @@ no_active_without_tmux() {
 }
 
 @test "fifty session creates at once all succeed" {
-	local i
-	for i in $(seq 50); do
-		"$MAS_BIN" session create --no-attach >"$BATS_TEST_TMPDIR/id.$i" 2>"$BATS_TEST_TMPDIR/err.$i" 3>&- &
-	done
-	wait
-	run cat "$BATS_TEST_TMPDIR"/err.*
-	refute_output --partial "mas:"
-	[ "$(sort -u "$BATS_TEST_TMPDIR"/id.* | wc -l)" = 50 ]
-	[ "$(tmux ls -F '#{session_name}' | sort -u | wc -l)" = 50 ]
-	[ "$(jq '.sessions | length' "$ROOT/sessions/.sessions.index")" = 50 ]
-	[ "$(jq -r '[.sessions[].sessionId] | unique | length' "$ROOT/sessions/.sessions.index")" = 50 ]
-	[ "$(grep -c ':active:' "$ROOT/sessions/.index")" = 50 ]
+	parallel_creates 50
 }
 
 @test "twenty POST /runs at once all succeed" {

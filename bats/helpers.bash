@@ -170,3 +170,22 @@ start_serve() {
 	cat "$BATS_TEST_TMPDIR/serve.log" >&3
 	fail "mas serve did not answer"
 }
+
+# parallel_creates N runs N "session create" at once under $ROOT and checks
+# that all succeed with distinct ids and tmux names, and that the index and
+# the journal record exactly N sessions.
+parallel_creates() {
+	local n="$1" i pids=()
+	for i in $(seq "$n"); do
+		"$MAS_BIN" session create --no-attach >"$BATS_TEST_TMPDIR/id.$i" 2>"$BATS_TEST_TMPDIR/err.$i" 3>&- &
+		pids+=($!)
+	done
+	wait "${pids[@]}"
+	run cat "$BATS_TEST_TMPDIR"/err.*
+	refute_output --partial "mas:"
+	[ "$(sort -u "$BATS_TEST_TMPDIR"/id.* | wc -l)" = "$n" ]
+	[ "$(tmux ls -F '#{session_name}' | grep -c '^mas-')" = "$n" ]
+	[ "$(jq '.sessions | length' "$ROOT/sessions/.sessions.index")" = "$n" ]
+	[ "$(jq -r '[.sessions[].sessionId] | unique | length' "$ROOT/sessions/.sessions.index")" = "$n" ]
+	[ "$(grep -c ':active:' "$ROOT/sessions/.index")" = "$n" ]
+}

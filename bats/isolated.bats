@@ -87,8 +87,7 @@ started_id() {
 	local id
 	id="$(started_id)"
 	wait_agents
-	local i
-	for i in $(seq 100); do
+	for _ in $(seq 100); do
 		grep -q "stub agent 13 ready" "$ROOT/sessions/$id/logs/agent-13.log" 2>/dev/null && break
 		sleep 0.1
 	done
@@ -344,17 +343,7 @@ SH
 
 @test "ten session creates at once give ten sessions and ten index entries" {
 	skip_if_original "bug #15: the original's index had no lock"
-	local i
-	for i in $(seq 10); do
-		"$MAS_BIN" session create --no-attach >"$BATS_TEST_TMPDIR/id.$i" 2>"$BATS_TEST_TMPDIR/err.$i" 3>&- &
-	done
-	wait
-	run cat "$BATS_TEST_TMPDIR"/err.*
-	refute_output --partial "mas:"
-	[ "$(sort -u "$BATS_TEST_TMPDIR"/id.* | wc -l)" = 10 ]
-	[ "$(jq '.sessions | length' "$ROOT/sessions/.sessions.index")" = 10 ]
-	[ "$(grep -c ':active:' "$ROOT/sessions/.index")" = 10 ]
-	[ "$(tmux ls | wc -l)" = 10 ]
+	parallel_creates 10
 }
 
 @test "an unknown MAS_SESSION_MODE is a usage error before anything happens" {
