@@ -81,6 +81,7 @@ func (a *app) newIsolated(ctx context.Context, id string, config []byte) (*isola
 		Config:   config,
 		Command:  a.agentCommand(),
 		Shell:    a.userShell(),
+		PaneLogs: isOn(a.e.getenv("MAS_PANE_LOGS")),
 		Tmux:     a.tmux(),
 		Progress: a.e.stderr,
 	})
@@ -289,4 +290,13 @@ func (a *app) sessionPrune(ctx context.Context, _ *cli.Context) error {
 	}
 	fmt.Fprintf(a.e.stderr, "[INFO] Removed %d half-made session(s)\n", len(removed))
 	return nil
+}
+
+// isOn reports whether a yes/no environment variable says yes.
+func isOn(v string) bool {
+	switch strings.ToLower(v) {
+	case "1", "on", "yes", "true":
+		return true
+	}
+	return false
 }

@@ -81,9 +81,9 @@ started_id() {
 	assert_output "$id mas-${id:0:8} active"
 }
 
-@test "pane output is appended to logs/agent-NN.log" {
+@test "with MAS_PANE_LOGS=1 pane output is appended to logs/agent-NN.log" {
 	skip_if_original "logs/ was never used"
-	run --separate-stderr mas start --no-attach
+	MAS_PANE_LOGS=1 run --separate-stderr mas start --no-attach
 	local id
 	id="$(started_id)"
 	wait_agents
@@ -94,6 +94,39 @@ started_id() {
 	run cat "$ROOT/sessions/$id/logs/agent-13.log"
 	assert_output --partial "stub agent 13 ready"
 	refute_output --partial "stub agent 12 ready"
+}
+
+@test "without MAS_PANE_LOGS only the lifecycle is logged" {
+	skip_if_original "logs/ was never used"
+	run --separate-stderr mas start --no-attach
+	local id
+	id="$(started_id)"
+	wait_agents
+	run ls -A "$ROOT/sessions/$id/logs"
+	assert_output session.log
+	run cat "$ROOT/sessions/$id/logs/session.log"
+	assert_output --regexp "^[0-9T:-]+Z mas-${id:0:8} active$"
+	[ "$(tmux list-panes -s -t "=mas-${id:0:8}" -F '#{pane_pipe}' | sort -u)" = 0 ]
+}
+
+@test "an agent on the PATH runs without the profile; one only the profile finds still starts" {
+	skip_if_original "the original typed the agent into a login shell"
+	printf 'export MAS_PROFILE_READ=yes\n' >>"$HOME/.bash_profile"
+	run --separate-stderr mas session create --no-attach
+	assert_success
+	wait_agents
+	run cat "$MAS_STUB_OUT/21"
+	refute_line --partial MAS_PROFILE_READ
+	# Now the stub is only on the PATH that ~/.bash_profile sets (panes get
+	# the environment of the tmux server: start a new one).
+	tmux kill-server
+	rm -rf "${MAS_STUB_OUT:?}"/*
+	PATH="${PATH#"$STUB_BIN":}" run --separate-stderr mas session create --no-attach
+	assert_success
+	wait_agents
+	run cat "$MAS_STUB_OUT/21"
+	assert_line MAS_PROFILE_READ=yes
+	assert_line "args=--model sonnet"
 }
 
 @test "each pane sees its own session's environment, whoever started the server" {

@@ -130,8 +130,8 @@ func checkValue(v string) error {
 }
 
 // Write replaces the file at path with vars, atomically: the content goes
-// to a 0600 temporary file in the same directory, is synced, and is renamed
-// over path. A reader sees the old file or the new one, never a mix.
+// to a 0600 temporary file in the same directory and is renamed over path.
+// A reader sees the old file or the new one, never a mix.
 func Write(path string, vars []Var, allowed []string) error {
 	data, err := Encode(vars, allowed)
 	if err != nil {
@@ -140,8 +140,12 @@ func Write(path string, vars []Var, allowed []string) error {
 	return WriteAtomic(path, data, 0o600)
 }
 
-// WriteAtomic writes data to path through a synced temporary file and a
-// rename, with the given mode.
+// WriteAtomic writes data to path through a temporary file and a rename,
+// with the given mode. The rename makes it safe against a process killed
+// at any point; it does not fsync: the files it writes describe tmux
+// sessions, which do not outlive the machine, and a registry torn by a
+// power cut is rebuilt from the session directories. An fsync costs
+// milliseconds on a real disk, several of them per start.
 func WriteAtomic(path string, data []byte, mode os.FileMode) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
@@ -151,9 +155,6 @@ func WriteAtomic(path string, data []byte, mode os.FileMode) error {
 	_, err = f.Write(data)
 	if err == nil {
 		err = f.Chmod(mode)
-	}
-	if err == nil {
-		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr

@@ -26,6 +26,7 @@ type CreateOptions struct {
 	Config   []byte      // content of --config, or nil; must be valid JSON
 	Command  string      // agent command (MAS_AGENT_COMMAND or "clauded")
 	Shell    string      // the user's shell
+	PaneLogs bool        // append each pane's output to logs/agent-NN.log
 	Tmux     tmux.Client //
 	Progress io.Writer   // progress lines for people
 	Now      func() time.Time
@@ -48,28 +49,43 @@ func (e *StepError) Unwrap() error { return e.Err }
 // agent's pane exists. On failure nothing is left: no tmux session, no
 // directory, no registry entry.
 func Create(ctx context.Context, o CreateOptions) (*Session, error) {
-	now := o.Now
-	if now == nil {
-		now = time.Now
+	if o.Now == nil {
+		o.Now = time.Now
 	}
-	config := o.Config
-	if config != nil && !json.Valid(config) {
+	if o.Config != nil && !json.Valid(o.Config) {
 		return nil, &StepError{"read config", errors.New("not valid JSON")}
 	}
-	// Both tmux questions at once: neither waits for the other.
-	versionErr := make(chan error, 1)
+	// The tmux version is checked while an id is drawn, before anything
+	// is written.
+	version := make(chan error, 1)
 	go func() {
 		_, err := tmux.CheckVersion(ctx, o.Tmux)
-		versionErr <- err
+		version <- err
 	}()
-	id, err := pickID(ctx, o)
-	if verr := <-versionErr; verr != nil {
-		return nil, &StepError{"check tmux", verr}
+	for range 10 {
+		id, err := pickID(ctx, o)
+		if version != nil {
+			if verr := <-version; verr != nil {
+				return nil, &StepError{"check tmux", verr}
+			}
+			version = nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		s, err := create(ctx, o, id)
+		// A random id whose tmux name another session has: draw again.
+		if o.ID == "" && errors.Is(err, layout.ErrDuplicate) {
+			continue
+		}
+		return s, err
 	}
-	if err != nil {
-		return nil, err
-	}
+	return nil, &StepError{"generate session id", errors.New("no free tmux session name found")}
+}
 
+// create makes the session id, undoing everything on failure.
+func create(ctx context.Context, o CreateOptions, id string) (*Session, error) {
+	now, config := o.Now, o.Config
 	dir := Dir(o.Root, id)
 	s := &Session{
 		home:         dir,
@@ -90,10 +106,12 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 		return nil, &StepError{"create session directory", err}
 	}
 	crashPoint("mkdir")
-	registered := false
+	registered, started := false, false
 	undo := func() {
 		ctx := context.WithoutCancel(ctx)
-		layout.Kill(ctx, o.Tmux, s.TmuxName)
+		if started { // a session of that name that we did not start is left alone
+			layout.Kill(ctx, o.Tmux, s.TmuxName)
+		}
 		os.RemoveAll(dir)
 		if registered {
 			record(o.Root, indexEntry{SessionID: id}, now(), o.Progress)
@@ -108,30 +126,40 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 	}
 
 	progress(o.Progress, "Creating session workspace: %s", dir)
-	if err := step("copy templates", templates.Install(o.Root, s.UnitDir, s.WorkflowsDir, agentIDs())); err != nil {
+	// The templates are copied while the session's own files are written.
+	copied := make(chan error, 1)
+	go func() { copied <- templates.Install(o.Root, s.UnitDir, s.WorkflowsDir, agentIDs()) }()
+	entry := indexEntry{SessionID: id, TmuxSession: s.TmuxName, Status: "creating", CreatedAt: s.CreatedAt, WorkingDir: dir}
+	filesStep, err := func() (string, error) {
+		if err := os.Mkdir(filepath.Join(dir, "logs"), 0o700); err != nil {
+			return "create logs directory", err
+		}
+		if config != nil {
+			if err := envfile.WriteAtomic(filepath.Join(dir, "config.json"), config, 0o600); err != nil {
+				return "write config.json", err
+			}
+		}
+		if err := s.save(); err != nil {
+			return "write session files", err
+		}
+		crashPoint("files")
+		registered = true
+		return "register session", record(o.Root, entry, now(), o.Progress)
+	}()
+	if err := step("copy templates", <-copied); err != nil {
 		return nil, err
 	}
 	crashPoint("templates")
-	if err := step("create logs directory", os.Mkdir(filepath.Join(dir, "logs"), 0o700)); err != nil {
-		return nil, err
-	}
-	if config != nil {
-		if err := step("write config.json", envfile.WriteAtomic(filepath.Join(dir, "config.json"), config, 0o600)); err != nil {
-			return nil, err
-		}
-	}
-	if err := step("write session files", s.save()); err != nil {
-		return nil, err
-	}
-	crashPoint("files")
-	registered = true
-	entry := indexEntry{SessionID: id, TmuxSession: s.TmuxName, Status: "creating", CreatedAt: s.CreatedAt, WorkingDir: dir}
-	if err := step("register session", record(o.Root, entry, now(), o.Progress)); err != nil {
+	if err := step(filesStep, err); err != nil {
 		return nil, err
 	}
 	crashPoint("register")
 
 	progress(o.Progress, "Starting 13 agents in tmux session %s", s.TmuxName)
+	logDir := ""
+	if o.PaneLogs {
+		logDir = filepath.Join(dir, "logs")
+	}
 	var env []string
 	for _, v := range s.Environment() {
 		env = append(env, v.Key+"="+v.Value)
@@ -140,7 +168,7 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 		Name:    s.TmuxName,
 		Dir:     dir,
 		UnitDir: s.UnitDir,
-		LogDir:  filepath.Join(dir, "logs"),
+		LogDir:  logDir,
 		Env:     env,
 		Command: o.Command,
 		Shell:   o.Shell,
@@ -148,14 +176,20 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 	if err := step("start tmux session", err); err != nil {
 		return nil, err
 	}
+	started = true
 	crashPoint("tmux")
 
+	// The session's files and its registry entry are separate files,
+	// written at the same time.
 	s.Status = "active"
-	if err := step("write session files", s.save()); err != nil {
+	saved := make(chan error, 1)
+	go func() { saved <- s.save() }()
+	entry.Status = "active"
+	err = record(o.Root, entry, now(), o.Progress)
+	if err := step("write session files", <-saved); err != nil {
 		return nil, err
 	}
-	entry.Status = "active"
-	if err := step("register session", record(o.Root, entry, now(), o.Progress)); err != nil {
+	if err := step("register session", err); err != nil {
 		return nil, err
 	}
 	s.logEvent(now(), "active")
@@ -181,10 +215,6 @@ func pickID(ctx context.Context, o CreateOptions) (string, error) {
 		}
 		return o.ID, nil
 	}
-	names, err := layout.Sessions(ctx, o.Tmux)
-	if err != nil {
-		return "", &StepError{"check tmux session names", err}
-	}
 	newID := o.NewID
 	if newID == nil {
 		newID = func() (string, error) {
@@ -192,17 +222,18 @@ func pickID(ctx context.Context, o CreateOptions) (string, error) {
 			return u.String(), err
 		}
 	}
+	// Whether its tmux name is free is found out by creating it (Create).
 	for range 100 {
 		id, err := newID()
 		if err != nil {
 			return "", &StepError{"generate session id", err}
 		}
-		if _, err := os.Lstat(Dir(o.Root, id)); names[TmuxName(id)] || err == nil {
+		if _, err := os.Lstat(Dir(o.Root, id)); err == nil {
 			continue
 		}
 		return id, nil
 	}
-	return "", &StepError{"generate session id", errors.New("no free tmux session name found")}
+	return "", &StepError{"generate session id", errors.New("no free session directory found")}
 }
 
 func agentIDs() []string {

@@ -25,6 +25,9 @@ func fakeTmux(running ...string) *tmux.Recorder {
 			}
 			return nil, &tmux.Error{ExitCode: 1, Stderr: "can't find session: " + args[2]}
 		case "new-session":
+			if slices.Contains(running, args[3]) {
+				return nil, &tmux.Error{ExitCode: 1, Stderr: "duplicate session: " + args[3]}
+			}
 			return []byte(strings.Repeat("%1\n", 13)), nil
 		}
 		return nil, nil
@@ -48,9 +51,13 @@ func TestCreateDrawsAgainWhenTheTmuxNameIsTaken(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "sessions", "aaaaaaaa-1111-4111-8111-111111111111")); !os.IsNotExist(err) {
 		t.Errorf("the taken id left a directory: %v", err)
 	}
-	// -V, list-sessions, the batch: three tmux processes for a start.
-	if n := len(rec.Calls()); n != 3 {
-		t.Errorf("%d tmux invocations, want 3: %q", n, rec.Calls())
+	// -V, then the batch for each id: the other session is not killed.
+	var calls []string
+	for _, c := range rec.Calls() {
+		calls = append(calls, c[0])
+	}
+	if want := []string{"-V", "new-session", "new-session"}; !slices.Equal(calls, want) {
+		t.Errorf("tmux calls %q, want %q", calls, want)
 	}
 }
 

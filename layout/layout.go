@@ -89,15 +89,22 @@ func Plan(s Spec) ([][]string, error) {
 	return cmds, nil
 }
 
-// agentScript runs the agent line ($1) in the user's login shell ($0),
-// then replaces itself by an interactive login shell, so the pane stays
-// usable after the agent ends. "set -m" gives the agent its own process
-// group in the foreground, so that tmux's pane_current_command names the
-// agent, not the shell, while it runs.
-// The agent line is run with exec, so that even a login shell that would
-// fork it (dash) is replaced by the agent. With a third argument, the
-// script first changes to that directory.
-const agentScript = `set -m; [ -z "$2" ] || cd "$2" || exit; "$0" -l -c "exec $1"; exec "$0" -l`
+// agentScript runs the agent line ($1), then replaces itself by the
+// user's interactive login shell ($0), so the pane stays usable after the
+// agent ends. The agent line is shell text run by /bin/sh, as git runs
+// $EDITOR, in a subshell of this script: no second shell is started, for
+// every pane, while tmux is still building the layout. The agent inherits
+// the session's environment, as any program tmux starts does; only when
+// its program ($2) is not found on that PATH (or is unknown, $2 empty) is
+// the line run by the user's login shell, which reads the user's profile
+// first, as the original's typed-in command was. "set -m" gives the agent
+// its own process group in the foreground, so that tmux's
+// pane_current_command names the agent, not the shell, while it runs; the
+// line is run with exec, so that the agent replaces the subshell. With a
+// fourth argument, the script first changes to that directory.
+const agentScript = `set -m; [ -z "$3" ] || cd "$3" || exit; ` +
+	`if [ -n "$2" ] && command -v "$2" >/dev/null 2>&1; then (eval "exec $1"); else "$0" -l -c "exec $1"; fi; ` +
+	`exec "$0" -l`
 
 // agentArgv is the program of an agent's pane; dir, when set, is where it
 // changes to first.
@@ -106,11 +113,35 @@ func (s Spec) agentArgv(a roster.Agent, dir string) []string {
 	if shell == "" {
 		shell = "/bin/sh"
 	}
-	argv := []string{"/bin/sh", "-c", agentScript, shell, fmt.Sprintf("%s --model %s", s.Command, a.Model)}
+	argv := []string{"/bin/sh", "-c", agentScript, shell, fmt.Sprintf("%s --model %s", s.Command, a.Model), programOf(s.Command)}
 	if dir != "" {
 		argv = append(argv, dir)
 	}
 	return argv
+}
+
+// programOf returns the program a shell command line runs when it is one
+// plain command whose first word is a literal (clauded, ~/bin/agent is not:
+// "~" is an expansion), else "".
+func programOf(command string) string {
+	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return ""
+	}
+	st := f.Stmts[0]
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || st.Negated || st.Background || len(st.Redirs) > 0 || len(call.Assigns) > 0 || len(call.Args) == 0 {
+		return ""
+	}
+	w := call.Args[0]
+	if len(w.Parts) != 1 {
+		return ""
+	}
+	lit, ok := w.Parts[0].(*syntax.Lit)
+	if !ok || strings.ContainsAny(lit.Value, `\*?[~`) {
+		return ""
+	}
+	return lit.Value
 }
 
 func checkName(name string) error {
@@ -125,15 +156,24 @@ func checkName(name string) error {
 	return nil
 }
 
+// ErrDuplicate is returned by Create when a session of that name exists
+// already; that session is left alone.
+var ErrDuplicate = errors.New("tmux session exists already")
+
 // Create builds the session in one tmux invocation and returns the
 // agents' panes in launch order. When anything fails, the half-built
-// session is killed before the error is returned.
+// session is killed before the error is returned, unless it is not ours:
+// a session of that name existed before (ErrDuplicate).
 func Create(ctx context.Context, c tmux.Client, s Spec) ([]Pane, error) {
 	cmds, err := Plan(s)
 	if err != nil {
 		return nil, err
 	}
 	out, err := c.Batch(ctx, nil, cmds...)
+	if te := (*tmux.Error)(nil); errors.As(err, &te) && strings.HasPrefix(te.Stderr, "duplicate session") {
+		// tmux stops a batch at its first failing command, new-session.
+		return nil, fmt.Errorf("%w: %s", ErrDuplicate, s.Name)
+	}
 	if err != nil {
 		Kill(context.WithoutCancel(ctx), c, s.Name)
 		return nil, err

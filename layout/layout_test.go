@@ -114,3 +114,26 @@ func TestAttach(t *testing.T) {
 		t.Error("Attach accepted an unknown window")
 	}
 }
+
+func TestProgramOf(t *testing.T) {
+	tests := []struct{ command, want string }{
+		{"clauded", "clauded"},
+		{"claude --dangerously-skip-permissions", "claude"},
+		{"/opt/agents/bin/claude -p", "/opt/agents/bin/claude"},
+		{"'my agent' --x", ""}, // quoted: the shell decides
+		{"~/bin/agent", ""},    // tilde expansion
+		{"$HOME/bin/agent", ""},
+		{"FOO=1 agent", ""},
+		{"agent | tee x", ""},
+		{"agent; other", ""},
+		{"agent >log", ""},
+		{"a*", ""},
+		{"", ""},
+		{"if true; then agent; fi", ""},
+	}
+	for _, tt := range tests {
+		if got := programOf(tt.command); got != tt.want {
+			t.Errorf("programOf(%q) = %q, want %q", tt.command, got, tt.want)
+		}
+	}
+}

@@ -39,6 +39,9 @@ func Fill(unitDir, workflowsDir string, ids []string) error {
 }
 
 func install(srcRoot, unitDir, workflowsDir string, ids []string, keep bool) error {
+	if err := os.MkdirAll(unitDir, 0o755); err != nil {
+		return err
+	}
 	// Each tree is copied by its own goroutine; the first error wins.
 	errs := make([]error, len(ids)+1)
 	var wg sync.WaitGroup
@@ -67,8 +70,10 @@ func installTree(srcRoot, rel, dst string, keep bool) error {
 			src, rel = os.DirFS(disk), "."
 		}
 	}
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		return err
+	// A new tree's parent exists: one mkdir per directory, no lookups.
+	mkdir := os.Mkdir
+	if keep {
+		mkdir = os.MkdirAll
 	}
 	return fs.WalkDir(src, rel, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -81,7 +86,7 @@ func installTree(srcRoot, rel, dst string, keep bool) error {
 		target := filepath.Join(dst, filepath.FromSlash(sub))
 		switch {
 		case d.IsDir():
-			return os.MkdirAll(target, 0o755)
+			return mkdir(target, 0o755)
 		case d.Type().IsRegular():
 			if _, err := os.Lstat(target); keep && err == nil {
 				return nil
