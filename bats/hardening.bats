@@ -50,7 +50,7 @@ no_active_without_tmux() {
 @test "a tmux server killed under a running session is reported stopped" {
 	run --separate-stderr mas session create --no-attach
 	local id="$output"
-	tmux kill-server
+	kill_server
 	run --separate-stderr mas session list --json
 	assert_success
 	[ "$(jq -r '.sessions[0].status' <<<"$output")" = stopped ]

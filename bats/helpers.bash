@@ -38,6 +38,20 @@ common_teardown() {
 	true
 }
 
+# kill_server ends this test's tmux server and waits until its process is
+# gone, so that the next tmux call starts a new one instead of reaching the
+# one that is exiting.
+kill_server() {
+	local pid
+	pid="$(tmux display-message -p '#{pid}' 2>/dev/null)" || return 0
+	tmux kill-server
+	for _ in $(seq 200); do
+		kill -0 "$pid" 2>/dev/null || return 0
+		sleep 0.02
+	done
+	fail "tmux server $pid did not exit"
+}
+
 setup() { common_setup; }
 teardown() { common_teardown; }
 

@@ -119,10 +119,10 @@ started_id() {
 	refute_line --partial MAS_PROFILE_READ
 	# Now the stub is only on the PATH that ~/.bash_profile sets (panes get
 	# the environment of the tmux server: start a new one).
-	tmux kill-server
+	kill_server
 	rm -rf "${MAS_STUB_OUT:?}"/*
 	PATH="${PATH#"$STUB_BIN":}" run --separate-stderr mas session create --no-attach
-	assert_success
+	[ "$status" = 0 ] || fail "$stderr"
 	wait_agents
 	run cat "$MAS_STUB_OUT/21"
 	assert_line MAS_PROFILE_READ=yes
@@ -240,7 +240,7 @@ started_id() {
 	id="$(started_id)"
 	cmp "$WORK/cfg.json" "$ROOT/sessions/$id/config.json"
 	[ "$(stat -c %a "$ROOT/sessions/$id/config.json")" = 600 ]
-	tmux kill-server
+	kill_server
 	rm -rf "$ROOT/sessions"
 	run --separate-stderr mas start --no-attach --config nope.json
 	assert_failure 1

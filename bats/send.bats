@@ -113,7 +113,7 @@ setup() {
 
 @test "send with no session running says so" {
 	skip_if_original "bug #2: the original exited 1 without a word"
-	tmux kill-server
+	kill_server
 	run --separate-stderr mas send 00 hi
 	assert_failure 1
 	[ "$stderr" = "mas: no mas session is running (start one with: mas start)" ] || fail "$stderr"

@@ -170,6 +170,11 @@ func Create(ctx context.Context, c tmux.Client, s Spec) ([]Pane, error) {
 		return nil, err
 	}
 	out, err := c.Batch(ctx, nil, cmds...)
+	if serverExited(err) {
+		// The server was exiting (a kill-server just before): whatever it
+		// built went with it. The next call starts a new server.
+		out, err = c.Batch(ctx, nil, cmds...)
+	}
 	if te := (*tmux.Error)(nil); errors.As(err, &te) && strings.HasPrefix(te.Stderr, "duplicate session") {
 		// tmux stops a batch at its first failing command, new-session.
 		return nil, fmt.Errorf("%w: %s", ErrDuplicate, s.Name)
@@ -229,6 +234,13 @@ func Exists(ctx context.Context, c tmux.Client, name string) (bool, error) {
 		return false, nil
 	}
 	return false, err
+}
+
+// serverExited tells whether a tmux call failed because its server went
+// away while answering it.
+func serverExited(err error) bool {
+	var te *tmux.Error
+	return errors.As(err, &te) && (strings.Contains(te.Stderr, "server exited unexpectedly") || strings.Contains(te.Stderr, "lost server"))
 }
 
 // isMissing tells a tmux failure that only means "no such session" or "no

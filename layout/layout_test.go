@@ -137,3 +137,22 @@ func TestProgramOf(t *testing.T) {
 		}
 	}
 }
+
+func TestCreateRetriesOnceWhenTheServerWasExiting(t *testing.T) {
+	n := 0
+	rec := &tmux.Recorder{Respond: func(args []string) ([]byte, error) {
+		if args[0] != "new-session" {
+			return nil, nil
+		}
+		if n++; n == 1 {
+			return nil, &tmux.Error{ExitCode: 1, Stderr: "server exited unexpectedly"}
+		}
+		return []byte(strings.Repeat("%1\n", 13)), nil
+	}}
+	if _, err := Create(context.Background(), rec, spec); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Calls()) != 2 {
+		t.Errorf("calls = %d, want the batch twice", len(rec.Calls()))
+	}
+}
