@@ -20,7 +20,7 @@ ws="$work"
 if [[ "$(stat -f -c %T /dev/shm 2>/dev/null)" == tmpfs ]] && [[ -w /dev/shm ]]; then
 	ws="$(mktemp -d /dev/shm/mbench.XXXXXX)"
 fi
-fstype() { findmnt -n -o FSTYPE -T "$1" 2>/dev/null || stat -f -c %T "$1"; }
+fstype() { findmnt -n -o FSTYPE -T "$1" 2>/dev/null | head -1 | grep . || stat -f -c %T "$1"; }
 ws_fs="$(fstype "$ws")"
 disk_fs="$(fstype "$work")"
 serve_pid=""
