@@ -129,6 +129,23 @@ started_id() {
 	assert_line "args=--model sonnet"
 }
 
+# bats test_tags=original
+@test "an agent that is an alias in the user's rc file starts, as when it was typed" {
+	# clauded is not on the PATH: ~/.bashrc, read by ~/.bash_profile, makes it
+	# an alias of the stub with an extra argument.
+	mkdir -p "$BATS_TEST_TMPDIR/aliased"
+	mv "$STUB_BIN/clauded" "$BATS_TEST_TMPDIR/aliased/agent"
+	printf "alias clauded='%s --via-alias'\n" "$BATS_TEST_TMPDIR/aliased/agent" >"$HOME/.bashrc"
+	printf '. "$HOME/.bashrc"\n' >>"$HOME/.bash_profile"
+	run --separate-stderr mas start --no-attach
+	assert_success
+	wait_agents
+	run cat "$MAS_STUB_OUT/00"
+	assert_line "args=--via-alias --model opus"
+	run cat "$MAS_STUB_OUT/32"
+	assert_line "args=--via-alias --model sonnet"
+}
+
 @test "each pane sees its own session's environment, whoever started the server" {
 	skip_if_original "bug #23: the second session's panes saw the first session's id"
 	run --separate-stderr env MAS_SESSION_ID=11111111-1111-4111-8111-111111111111 "$MAS_BIN" start --no-attach 3>&-

@@ -94,16 +94,18 @@ func Plan(s Spec) ([][]string, error) {
 // agent ends. The agent line is shell text run by /bin/sh, as git runs
 // $EDITOR, in a subshell of this script: no second shell is started, for
 // every pane, while tmux is still building the layout. The agent inherits
-// the session's environment, as any program tmux starts does; only when
+// the session's environment, as any program tmux starts does. Only when
 // its program ($2) is not found on that PATH (or is unknown, $2 empty) is
-// the line run by the user's login shell, which reads the user's profile
-// first, as the original's typed-in command was. "set -m" gives the agent
-// its own process group in the foreground, so that tmux's
-// pane_current_command names the agent, not the shell, while it runs; the
-// line is run with exec, so that the agent replaces the subshell. With a
-// fourth argument, the script first changes to that directory.
+// the line run by the user's shell as an interactive login shell, which
+// reads the user's profile and rc files first, as when the original typed
+// the line into a pane: a PATH set there, or an alias (clauded is often
+// one), then works. "set -m" gives the agent its own process group in the
+// foreground, so that tmux's pane_current_command names the agent, not the
+// shell, while it runs; the line is run with exec, so that the agent
+// replaces the subshell. With a fourth argument, the script first changes
+// to that directory.
 const agentScript = `set -m; [ -z "$3" ] || cd "$3" || exit; ` +
-	`if [ -n "$2" ] && command -v "$2" >/dev/null 2>&1; then (eval "exec $1"); else "$0" -l -c "exec $1"; fi; ` +
+	`if [ -n "$2" ] && command -v "$2" >/dev/null 2>&1; then (eval "exec $1"); else "$0" -l -i -c "$1"; fi; ` +
 	`exec "$0" -l`
 
 // agentArgv is the program of an agent's pane; dir, when set, is where it
