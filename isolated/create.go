@@ -83,7 +83,8 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 	return nil, &StepError{"generate session id", errors.New("no free tmux session name found")}
 }
 
-// create makes the session id, undoing everything on failure.
+// create makes the session with the given id; on failure it undoes
+// everything it did.
 func create(ctx context.Context, o CreateOptions, id string) (*Session, error) {
 	now, config := o.Now, o.Config
 	dir := Dir(o.Root, id)
