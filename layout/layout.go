@@ -44,13 +44,14 @@ func Plan(s Spec) ([][]string, error) {
 	if err := checkName(s.Name); err != nil {
 		return nil, err
 	}
+	program := programOf(s.Command)
 	var cmds [][]string
 	for _, w := range roster.Windows() {
 		target := tmux.Window(s.Name, w.Name)
 		for i, id := range w.Agents {
 			a, _ := roster.Lookup(id)
 			dir := tmux.EscapeFormat(filepath.Join(s.UnitDir, id))
-			agent := append([]string{"--"}, s.agentArgv(a, "")...)
+			agent := append([]string{"--"}, s.agentArgv(a, program, "")...)
 			switch {
 			case w.Name == "meta":
 				// The session starts in Spec.Dir, for windows opened later;
@@ -61,7 +62,7 @@ func Plan(s Spec) ([][]string, error) {
 					create = append(create, "-e", kv)
 				}
 				create = append(create, "-P", "-F", paneFormat, "--")
-				cmds = append(cmds, append(create, s.agentArgv(a, filepath.Join(s.UnitDir, id))...))
+				cmds = append(cmds, append(create, s.agentArgv(a, program, filepath.Join(s.UnitDir, id))...))
 			case i == 0:
 				cmds = append(cmds, append([]string{"new-window", "-d", "-t", tmux.SessionWindows(s.Name),
 					"-n", w.Name, "-c", dir, "-P", "-F", paneFormat}, agent...))
@@ -108,14 +109,14 @@ const agentScript = `set -m; [ -z "$3" ] || cd "$3" || exit; ` +
 	`if [ -n "$2" ] && command -v "$2" >/dev/null 2>&1; then (eval "exec $1"); else "$0" -l -i -c "$1"; fi; ` +
 	`exec "$0" -l`
 
-// agentArgv is the program of an agent's pane; dir, when set, is where it
-// changes to first.
-func (s Spec) agentArgv(a roster.Agent, dir string) []string {
+// agentArgv is the program of an agent's pane; program is that of
+// s.Command (programOf), dir, when set, is where it changes to first.
+func (s Spec) agentArgv(a roster.Agent, program, dir string) []string {
 	shell := s.Shell
 	if shell == "" {
 		shell = "/bin/sh"
 	}
-	argv := []string{"/bin/sh", "-c", agentScript, shell, fmt.Sprintf("%s --model %s", s.Command, a.Model), programOf(s.Command)}
+	argv := []string{"/bin/sh", "-c", agentScript, shell, fmt.Sprintf("%s --model %s", s.Command, a.Model), program}
 	if dir != "" {
 		argv = append(argv, dir)
 	}
@@ -177,7 +178,7 @@ func Create(ctx context.Context, c tmux.Client, s Spec) ([]Pane, error) {
 		// built went with it. The next call starts a new server.
 		out, err = c.Batch(ctx, nil, cmds...)
 	}
-	if te := (*tmux.Error)(nil); errors.As(err, &te) && strings.HasPrefix(te.Stderr, "duplicate session") {
+	if stderrHas(err, "duplicate session") {
 		// tmux stops a batch at its first failing command, new-session.
 		return nil, fmt.Errorf("%w: %s", ErrDuplicate, s.Name)
 	}
@@ -241,19 +242,24 @@ func Exists(ctx context.Context, c tmux.Client, name string) (bool, error) {
 // serverExited tells whether a tmux call failed because its server went
 // away while answering it.
 func serverExited(err error) bool {
-	var te *tmux.Error
-	return errors.As(err, &te) && (strings.Contains(te.Stderr, "server exited unexpectedly") || strings.Contains(te.Stderr, "lost server"))
+	return stderrHas(err, "server exited unexpectedly", "lost server")
 }
 
 // isMissing tells a tmux failure that only means "no such session" or "no
 // server" from a real one.
 func isMissing(err error) bool {
+	return stderrHas(err, "can't find session", "no server running", "error connecting to", "session not found", "server exited unexpectedly")
+}
+
+// stderrHas tells whether err is a tmux failure whose stderr holds one of
+// the messages.
+func stderrHas(err error, messages ...string) bool {
 	var te *tmux.Error
 	if !errors.As(err, &te) {
 		return false
 	}
-	for _, s := range []string{"can't find session", "no server running", "error connecting to", "session not found", "server exited unexpectedly"} {
-		if strings.Contains(te.Stderr, s) {
+	for _, m := range messages {
+		if strings.Contains(te.Stderr, m) {
 			return true
 		}
 	}
