@@ -52,6 +52,16 @@ kill_server() {
 	fail "tmux server $pid did not exit"
 }
 
+# log_tmux_calls puts a tmux on $TMUX_LOG_PATH (prepend it to PATH for the
+# command under test) that appends each call's arguments to $TMUX_LOG.
+log_tmux_calls() {
+	TMUX_LOG="$BATS_TEST_TMPDIR/tmux.log"
+	TMUX_LOG_PATH="$BATS_TEST_TMPDIR/logbin"
+	mkdir -p "$TMUX_LOG_PATH"
+	printf '#!/bin/sh\necho "$*" >>"%s"\nexec %s "$@"\n' "$TMUX_LOG" "$(command -v tmux)" >"$TMUX_LOG_PATH/tmux"
+	chmod +x "$TMUX_LOG_PATH/tmux"
+}
+
 setup() { common_setup; }
 teardown() { common_teardown; }
 

@@ -340,6 +340,18 @@ SH
 	[ "$(jq -r '.sessions[0].status' <<<"$output")" = stopped ]
 }
 
+@test "a create runs two tmux processes: the version check and one batch" {
+	skip_if_original "the original made 122 tmux calls"
+	log_tmux_calls
+	PATH="$TMUX_LOG_PATH:$PATH" run --separate-stderr mas session create --no-attach
+	assert_success
+	# The stub agents' own "tmux wait-for" calls are not the create's.
+	[ "$(grep -vc '^wait-for ' "$TMUX_LOG")" = 2 ] || fail "$(cat "$TMUX_LOG")"
+	assert_file_contains "$TMUX_LOG" '^-V$'
+	assert_file_contains "$TMUX_LOG" "^new-session -d -s mas-${output:0:8} "
+	tmux has-session -t "=mas-${output:0:8}"
+}
+
 @test "session list reconciles with tmux in one call and reports unreadable sessions" {
 	skip_if_original "mas session is new"
 	run --separate-stderr mas session create --no-attach
@@ -348,13 +360,10 @@ SH
 	local b="$output"
 	tmux kill-session -t "=mas-${a:0:8}"
 	echo 'STATUS=$(touch pwned)' >>"$ROOT/sessions/$b/.session"
-	# Count tmux processes with a logging wrapper.
-	mkdir -p "$BATS_TEST_TMPDIR/logbin"
-	printf '#!/bin/sh\necho "$*" >>"%s"\nexec %s "$@"\n' "$BATS_TEST_TMPDIR/tmux.log" "$(command -v tmux)" >"$BATS_TEST_TMPDIR/logbin/tmux"
-	chmod +x "$BATS_TEST_TMPDIR/logbin/tmux"
-	PATH="$BATS_TEST_TMPDIR/logbin:$PATH" run --separate-stderr mas session list --json
+	log_tmux_calls
+	PATH="$TMUX_LOG_PATH:$PATH" run --separate-stderr mas session list --json
 	assert_success
-	[ "$(wc -l <"$BATS_TEST_TMPDIR/tmux.log")" = 1 ]
+	[ "$(wc -l <"$TMUX_LOG")" = 1 ]
 	[ "$(jq -r --arg id "$a" '.sessions[] | select(.sessionId == $id) | .status' <<<"$output")" = stopped ]
 	[ "$(jq -r --arg id "$b" '.sessions[] | select(.sessionId == $id) | .status' <<<"$output")" = error ]
 	[[ "$(jq -r --arg id "$b" '.sessions[] | select(.sessionId == $id) | .error' <<<"$output")" == *".session:11: STATUS: command substitution is not allowed" ]]

@@ -38,12 +38,10 @@ pane_of() {
 @test "status makes one tmux call" {
 	skip_if_original "the original made four"
 	start_team
-	mkdir -p "$BATS_TEST_TMPDIR/logbin"
-	printf '#!/bin/sh\necho "$*" >>"%s"\nexec %s "$@"\n' "$BATS_TEST_TMPDIR/tmux.log" "$(command -v tmux)" >"$BATS_TEST_TMPDIR/logbin/tmux"
-	chmod +x "$BATS_TEST_TMPDIR/logbin/tmux"
-	PATH="$BATS_TEST_TMPDIR/logbin:$PATH" run --separate-stderr mas status
+	log_tmux_calls
+	PATH="$TMUX_LOG_PATH:$PATH" run --separate-stderr mas status
 	assert_success
-	[ "$(wc -l <"$BATS_TEST_TMPDIR/tmux.log")" = 1 ]
+	[ "$(wc -l <"$TMUX_LOG")" = 1 ]
 }
 
 @test "status --detail shows each agent: running, stopped (shell only) or missing" {
