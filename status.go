@@ -4,11 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -43,23 +39,6 @@ type statusJSON struct {
 	Workspace  string         `json:"workspace,omitempty"`
 	Windows    []windowStatus `json:"windows,omitempty"`
 	Agents     []agentStatus  `json:"agents,omitempty"`
-}
-
-// httpServer reads the pid file of the root's HTTP server.
-func httpServer(root string) httpStatus {
-	data, err := os.ReadFile(filepath.Join(root, ".mas_http.pid"))
-	if err != nil {
-		return httpStatus{}
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	if err != nil || pid <= 0 || syscall.Kill(pid, 0) != nil {
-		return httpStatus{}
-	}
-	// A pid can be reused: make sure it is still a "serve".
-	if cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); err == nil && !strings.Contains(string(cmdline), "serve") {
-		return httpStatus{}
-	}
-	return httpStatus{Running: true, PID: pid}
 }
 
 // sessionStatus describes the selected session from the panes its

@@ -9,11 +9,13 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/hashicorp/go-envparse"
+
+	"mas/internal/safefile"
+
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -141,32 +143,14 @@ func Write(path string, vars []Var, allowed []string) error {
 }
 
 // WriteAtomic writes data to path through a temporary file and a rename,
-// with the given mode. The rename makes it safe against a process killed
-// at any point; it does not fsync: the files it writes describe tmux
-// sessions, which do not outlive the machine, and a registry torn by a
-// power cut is rebuilt from the session directories. An fsync costs
-// milliseconds on a real disk, several of them per start.
+// with the given mode, refusing a link or special file at path. The rename
+// makes it safe against a process killed at any point; it does not fsync:
+// the files it writes describe tmux sessions, which do not outlive the
+// machine, and a registry torn by a power cut is rebuilt from the session
+// directories. An fsync costs milliseconds on a real disk, several of them
+// per start.
 func WriteAtomic(path string, data []byte, mode os.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(mode)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return safefile.WriteAtomic(path, data, mode)
 }
 
 // Read reads the file at path with Parse. It refuses a symbolic link, a

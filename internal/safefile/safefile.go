@@ -1,0 +1,180 @@
+// Package safefile opens files that a user can edit or replace by hand:
+// it never follows a symbolic link in the last element of a path, never
+// blocks on a FIFO or a device, accepts only regular files, and reads at
+// most a given number of bytes.
+package safefile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// Errors callers can branch on; each comes wrapped with the path.
+var (
+	ErrSymlink    = errors.New("is a symbolic link")
+	ErrNotRegular = errors.New("not a regular file")
+	ErrTooLarge   = errors.New("too large")
+)
+
+// Error is a file that safefile refuses.
+type Error struct {
+	Path string
+	Err  error // ErrSymlink, ErrNotRegular or ErrTooLarge
+	Info string
+}
+
+func (e *Error) Error() string {
+	if e.Info != "" {
+		return fmt.Sprintf("%s: %v (%s)", e.Path, e.Err, e.Info)
+	}
+	return fmt.Sprintf("%s: %v", e.Path, e.Err)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// openFlags are added to every open: a FIFO or a device opens at once
+// instead of waiting for a writer, and the descriptor does not leak into
+// the programs mas starts.
+const openFlags = syscall.O_NONBLOCK | syscall.O_CLOEXEC
+
+// Open opens path with flag (os.O_RDONLY, os.O_WRONLY|os.O_APPEND|
+// os.O_CREATE, …) without following a symbolic link at its end, and
+// checks that what it opened is a regular file.
+func Open(path string, flag int, perm os.FileMode) (*os.File, error) {
+	return open(path, flag|syscall.O_NOFOLLOW, perm)
+}
+
+// OpenFollow is Open for a path the user named on purpose (--config
+// FILE): a link is followed, but what it leads to must be a regular file.
+func OpenFollow(path string, flag int, perm os.FileMode) (*os.File, error) {
+	return open(path, flag, perm)
+}
+
+func open(path string, flag int, perm os.FileMode) (*os.File, error) {
+	f, err := os.OpenFile(path, flag|openFlags, perm)
+	if err != nil {
+		if flag&syscall.O_NOFOLLOW != 0 && isLink(path) {
+			return nil, &Error{Path: path, Err: ErrSymlink}
+		}
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, &Error{Path: path, Err: ErrNotRegular, Info: describe(fi.Mode())}
+	}
+	return f, nil
+}
+
+func isLink(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.Mode()&fs.ModeSymlink != 0
+}
+
+func describe(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return m.Type().String()
+}
+
+// ReadFile reads a regular file of at most max bytes, refusing a link at
+// the end of path.
+func ReadFile(path string, max int64) ([]byte, error) {
+	f, err := Open(path, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readAll(f, path, max)
+}
+
+// ReadFileFollow is ReadFile for a path the user named on purpose.
+func ReadFileFollow(path string, max int64) ([]byte, error) {
+	f, err := OpenFollow(path, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readAll(f, path, max)
+}
+
+// readAll reads at most max bytes; a file that holds more, even one that
+// grows while it is read, is refused.
+func readAll(f *os.File, path string, max int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, &Error{Path: path, Err: ErrTooLarge, Info: fmt.Sprintf("more than %d bytes", max)}
+	}
+	return data, nil
+}
+
+// CheckReplaceable refuses to replace path by a rename when it is a
+// symbolic link or something other than a regular file: a rename would
+// silently turn a link somebody made into a file, and hide the mistake.
+// A path that does not exist is fine.
+func CheckReplaceable(path string) error {
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return &Error{Path: path, Err: ErrSymlink}
+	case !fi.Mode().IsRegular():
+		return &Error{Path: path, Err: ErrNotRegular, Info: describe(fi.Mode())}
+	}
+	return nil
+}
+
+// WriteAtomic replaces path with data, mode perm, through a temporary file
+// in the same directory and a rename: a reader sees the old file or the
+// new one, never a mix. A link or special file at path is refused, never
+// followed or replaced. It does not fsync: see the callers.
+func WriteAtomic(path string, data []byte, perm os.FileMode) error {
+	if err := CheckReplaceable(path); err != nil {
+		return fmt.Errorf("write %w", err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
