@@ -11,7 +11,9 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"syscall"
+	"time"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -48,7 +50,7 @@ type env struct {
 
 func main() {
 	closeInheritedFiles()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, interrupted := onSignals()
 	cwd, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "mas: cannot read the working directory: %v\n", err)
@@ -65,8 +67,41 @@ func main() {
 		stdinTTY:  isTerminal(os.Stdin),
 		stdoutTTY: isTerminal(os.Stdout),
 	})
-	stop()
+	// A command that a signal cut short says so in its exit status; one
+	// that finished cleanly anyway (serve shuts down gracefully) exits 0.
+	if sig := interrupted(); sig != 0 && code != exitOK {
+		code = 128 + int(sig)
+	}
 	os.Exit(code)
+}
+
+// graceAfterSignal is how long a command may take to wind down (undo a
+// half-made session, shut the HTTP server down) after SIGINT or SIGTERM.
+const graceAfterSignal = 15 * time.Second
+
+// onSignals returns a context that SIGINT, SIGTERM and SIGHUP cancel, so
+// that every command stops what it waits for and undoes what it half-made,
+// and a function that tells which signal, if any, did it. A second
+// signal, or a command that has not ended within graceAfterSignal, ends
+// the program at once with 128+signal, as shells report it.
+func onSignals() (context.Context, func() syscall.Signal) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	var got atomic.Int32
+	go func() {
+		sig := (<-sigs).(syscall.Signal)
+		got.Store(int32(sig))
+		cancel()
+		select {
+		case again := <-sigs:
+			sig = again.(syscall.Signal)
+		case <-time.After(graceAfterSignal):
+		}
+		fmt.Fprintf(os.Stderr, "mas: interrupted (%v)\n", sig)
+		os.Exit(128 + int(sig))
+	}()
+	return ctx, func() syscall.Signal { return syscall.Signal(got.Load()) }
 }
 
 // run executes one command line and returns the exit code. Errors are
