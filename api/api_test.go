@@ -39,6 +39,7 @@ type fake struct {
 	mu       sync.Mutex
 	runs     []RunRequest
 	messages []MessageRequest
+	stops    []string
 	err      error
 	delay    time.Duration // Run takes this long
 	runCtx   error         // the context's error when Run ended
@@ -71,6 +72,9 @@ func (f *fake) Session(_ context.Context, ref string) (*Session, error) {
 }
 
 func (f *fake) Stop(_ context.Context, ref string) (*Session, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.stops = append(f.stops, ref)
 	if ref == "../x" {
 		return nil, fmt.Errorf("%w: malformed session id", ErrInvalid)
 	}
