@@ -145,3 +145,39 @@ func TestSecurityHeaders(t *testing.T) {
 		}
 	}
 }
+
+// TestHostOffLoopback: with a token, a server listening beyond loopback
+// also answers to the host it was configured with.
+func TestHostOffLoopback(t *testing.T) {
+	wild := Options{Token: "t", Addr: "0.0.0.0:8765", Host: "box.lan"}
+	lan := Options{Token: "t", Addr: "192.168.1.5:8765", Host: "box.lan"}
+	named := Options{Addr: "127.0.0.1:8765", Host: "box.lan"}
+	tests := []struct {
+		why  string
+		o    Options
+		host string
+		ok   bool
+	}{
+		{"the configured name", wild, "box.lan:8765", true},
+		{"names ignore case", wild, "BOX.lan:8765", true},
+		{"loopback still works", wild, "127.0.0.1:8765", true},
+		{"on every address, any IP literal: no name, no rebinding", wild, "192.168.1.5:8765", true},
+		{"another name", wild, "evil.example:8765", false},
+		{"the configured name on another port", wild, "box.lan:80", false},
+		{"the listening IP", lan, "192.168.1.5:8765", true},
+		{"another IP when the address is one", lan, "10.0.0.1:8765", false},
+		{"the configured name", lan, "box.lan:8765", true},
+		{"without a token a configured name is not trusted", named, "box.lan:8765", false},
+	}
+	for _, tt := range tests {
+		h := New(&fake{}, tt.o)
+		req := httptest.NewRequest("GET", "http://x/health", nil)
+		req.Host = tt.host
+		req.Header.Set("Authorization", "Bearer t")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if got := rec.Code == 200; got != tt.ok {
+			t.Errorf("%s: listening on %s (configured %q), Host %q: %d", tt.why, tt.o.Addr, tt.o.Host, tt.host, rec.Code)
+		}
+	}
+}
