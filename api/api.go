@@ -1,6 +1,6 @@
 // Package api serves the MAS HTTP API: JSON handlers over the same verbs
 // the command line uses, with no shell anywhere between a request and
-// tmux.
+// tmux, behind checks that keep browser pages of other origins out.
 package api
 
 import (
