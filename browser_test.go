@@ -15,11 +15,14 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -108,7 +111,17 @@ func (c *cdp) waitFor(t *testing.T, session, js, want string) {
 	t.Fatalf("waiting for %s == %q; last %q; page: %s", js, want, got, page)
 }
 
-func TestWebPageInChromium(t *testing.T) {
+// browserFixture is a mas root with a stub agent that writes what it
+// reads to out/<agent>.in, on a private tmux server, and headless
+// Chromium to drive pages.
+type browserFixture struct {
+	dir, out string
+	a        *app
+	c        *cdp
+}
+
+func newBrowserFixture(t *testing.T) *browserFixture {
+	t.Helper()
 	chromium, err := exec.LookPath("chromium")
 	if err != nil {
 		if os.Getenv("CI") != "" {
@@ -123,44 +136,108 @@ func TestWebPageInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer os.RemoveAll(dir)
+	t.Cleanup(func() { os.RemoveAll(dir) })
 	root, home, out := filepath.Join(dir, "root"), filepath.Join(dir, "home"), filepath.Join(dir, "out")
 	for _, d := range []string{root, home, out} {
 		os.MkdirAll(d, 0o755)
 	}
 	stub := filepath.Join(dir, "agent")
 	os.WriteFile(stub, []byte("#!/bin/sh\nstty raw -echo\nexec cat >\""+out+"/$(basename \"$(pwd -P)\").in\"\n"), 0o755)
+	// A tmux server of the test's own, never the user's.
 	t.Setenv("HOME", home)
-	defer exec.Command("tmux", "kill-server").Run()
+	t.Setenv("TMUX_TMPDIR", dir)
+	t.Setenv("TMUX", "")
+	t.Cleanup(func() { exec.Command("tmux", "kill-server").Run() })
 
 	vars := map[string]string{"MAS_ROOT": root, "MAS_AGENT_COMMAND": stub, "SHELL": "/bin/sh", "MAS_HTTP": "off"}
 	a := newApp(env{getenv: func(k string) string { return vars[k] }, cwd: dir, stderr: &bytes.Buffer{}, stdout: &bytes.Buffer{}})
-	srv := httptest.NewServer(api.Handler(backend{a}, ""))
-	defer srv.Close()
 
 	// Chromium reads commands on fd 3 and writes answers on fd 4.
+	// evil.test resolves to this machine, as a rebound DNS name would.
 	cmdR, cmdW, _ := os.Pipe()
 	resR, resW, _ := os.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	browser := exec.CommandContext(ctx, chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
 		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--host-resolver-rules=MAP evil.test 127.0.0.1",
 		"--remote-debugging-pipe", "--user-data-dir="+filepath.Join(dir, "profile"), "--window-size=1280,1000", "about:blank")
 	browser.ExtraFiles = []*os.File{cmdR, resW}
 	if err := browser.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer browser.Wait()
-	defer cancel()
+	t.Cleanup(func() { cancel(); browser.Wait() })
 	cmdR.Close()
 	resW.Close()
-	c := &cdp{w: cmdW, r: bufio.NewReader(resR)}
+	return &browserFixture{dir: dir, out: out, a: a, c: &cdp{w: cmdW, r: bufio.NewReader(resR)}}
+}
 
+// serve serves the API of the fixture's root with o on a fresh port, and
+// returns its URL, the API and what it refused (status codes, in order).
+func (f *browserFixture) serve(t *testing.T, o api.Options) (string, *api.Server, func() []int) {
+	t.Helper()
+	var mu sync.Mutex
+	var refused []int
+	srv := httptest.NewUnstartedServer(nil)
+	o.Addr = srv.Listener.Addr().String()
+	o.Refused = func(_ *http.Request, status int) {
+		mu.Lock()
+		defer mu.Unlock()
+		refused = append(refused, status)
+	}
+	h := api.New(backend{f.a}, o)
+	srv.Config.Handler = h
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return srv.URL, h, func() []int {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(refused)
+	}
+}
+
+// open opens url in a new tab and returns its DevTools session.
+func (f *browserFixture) open(t *testing.T, url string) string {
+	t.Helper()
 	var target struct{ TargetID string }
-	json.Unmarshal(c.call(t, "", "Target.createTarget", map[string]any{"url": srv.URL + "/"}), &target)
+	json.Unmarshal(f.c.call(t, "", "Target.createTarget", map[string]any{"url": url}), &target)
 	var attached struct{ SessionID string }
-	json.Unmarshal(c.call(t, "", "Target.attachToTarget", map[string]any{"targetId": target.TargetID, "flatten": true}), &attached)
-	s := attached.SessionID
+	json.Unmarshal(f.c.call(t, "", "Target.attachToTarget", map[string]any{"targetId": target.TargetID, "flatten": true}), &attached)
+	return attached.SessionID
+}
+
+// run starts an isolated session through the API's backend, with no
+// prompts, and waits until agent 21 reads its pane.
+func (f *browserFixture) run(t *testing.T) string {
+	t.Helper()
+	run, err := backend{f.a}.Run(context.Background(), api.RunRequest{Agents: json.RawMessage(`{}`), SessionMode: "isolated"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.read(t, "21", "")
+	return run.SessionID
+}
+
+// read waits (bounded) until agent has read exactly want.
+func (f *browserFixture) read(t *testing.T, agent, want string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got, err := os.ReadFile(filepath.Join(f.out, agent+".in"))
+		if err == nil && string(got) == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("agent %s read %q, want %q", agent, got, want)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestWebPageInChromium(t *testing.T) {
+	f := newBrowserFixture(t)
+	url, _, _ := f.serve(t, api.Options{})
+	c, out := f.c, f.out
+	s := f.open(t, url+"/")
 	c.waitFor(t, s, `document.getElementById("health").textContent`, "API ok")
 
 	// Create an isolated session from the form.
@@ -188,17 +265,7 @@ func TestWebPageInChromium(t *testing.T) {
 		f.elements.target.value = "21"; f.elements.text.value = `+string(js)+`; f.elements.execute.checked = true;
 		document.getElementById("send-button").click(); "ok"`)
 	c.waitFor(t, s, `document.getElementById("sent").textContent`, "Message sent to 1/1 agents of mas-"+id[:8])
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		got, _ := os.ReadFile(filepath.Join(out, "21.in"))
-		if string(got) == msg+"\r" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("agent 21 read %q, want %q", got, msg+"\r")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	f.read(t, "21", msg+"\r")
 	if n := c.eval(t, s, `document.querySelectorAll("b").length`); n != "0" {
 		t.Errorf("message text was rendered as HTML")
 	}
@@ -231,4 +298,115 @@ func TestWebPageInChromium(t *testing.T) {
 		t.Errorf("screenshot: %d bytes, %v", len(png), err)
 	}
 	t.Logf("screenshot: %s", path)
+}
+
+// waitRefused waits (bounded) until the server has refused at least n
+// requests with status. (Chromium retries a 421 and asks for a favicon:
+// there may be more.)
+func waitRefused(t *testing.T, refused func() []int, status, n int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	count := func() int {
+		got := 0
+		for _, s := range refused() {
+			if s == status {
+				got++
+			}
+		}
+		return got
+	}
+	for count() < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server refused %v, want %d times %d", refused(), n, status)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestCrossSiteInChromium: a page of another origin posts a message the
+// ways that need no CORS preflight (a no-cors fetch of text/plain, a
+// text/plain form) and stops a session; a page under a DNS name rebound
+// to this machine reads and stops. None of it reaches an agent or tmux.
+func TestCrossSiteInChromium(t *testing.T) {
+	f := newBrowserFixture(t)
+	base, _, refused := f.serve(t, api.Options{})
+	id := f.run(t)
+
+	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, `<!doctype html><title>evil</title><iframe name="sink"></iframe>
+<form id="f" method="POST" action="%[1]s/message" enctype="text/plain" target="sink">
+<input name='{"target": "21", "message": "EVIL-FORM", "execute": true, "x": "' value='"}'></form>
+<script>
+const no = {method: "POST", mode: "no-cors", headers: {"Content-Type": "text/plain"}};
+fetch("%[1]s/message", {...no, body: JSON.stringify({target: "21", message: "EVIL-FETCH", execute: true})})
+  .then(() => fetch("%[1]s/sessions/%[2]s/stop", no))
+  .then(() => document.getElementById("f").submit());
+</script>`, base, id)
+	}))
+	defer evil.Close()
+	f.open(t, evil.URL+"/")
+	waitRefused(t, refused, 403, 3)
+
+	// DNS rebinding: the attacker's page was loaded from evil.test,
+	// whose name now points here, so the page is same-origin with what
+	// answers. Our answer's CSP would stop the page's script: bypass it,
+	// as the attacker's own page has none.
+	port := base[strings.LastIndex(base, ":")+1:]
+	s := f.open(t, "about:blank")
+	f.c.call(t, s, "Page.setBypassCSP", map[string]any{"enabled": true})
+	f.c.call(t, s, "Page.navigate", map[string]any{"url": "http://evil.test:" + port + "/"})
+	f.c.waitFor(t, s, `location.host`, "evil.test:"+port)
+	if got := f.c.eval(t, s, `fetch("/sessions").then(r => r.status)`); got != "421" {
+		t.Errorf("GET /sessions under a rebound name: %s", got)
+	}
+	if got := f.c.eval(t, s, `fetch("/sessions/`+id+`/stop", {method: "POST"}).then(r => r.status)`); got != "421" {
+		t.Errorf("POST /sessions/{id}/stop under a rebound name: %s", got)
+	}
+	waitRefused(t, refused, 421, 3)
+	for _, status := range refused() {
+		if status != 403 && status != 421 {
+			t.Errorf("refused with %d: %v", status, refused())
+		}
+	}
+
+	// Nothing arrived and the session runs; a script's message still
+	// gets through, after the attempts, and alone.
+	if err := exec.Command("tmux", "has-session", "-t", "=mas-"+id[:8]).Run(); err != nil {
+		t.Errorf("the session was stopped: %v", err)
+	}
+	resp, err := http.Post(base+"/message", "application/json", strings.NewReader(`{"target": "21", "message": "from a script", "execute": true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	f.read(t, "21", "from a script\r")
+}
+
+// TestTokenLoginInChromium: with MAS_API_TOKEN set, the page opened
+// without the login URL says a login is needed; opened through it, it
+// lists the sessions, and the cookie is out of the page's reach.
+func TestTokenLoginInChromium(t *testing.T) {
+	f := newBrowserFixture(t)
+	url, h, _ := f.serve(t, api.Options{Token: "s3cret"})
+	id := f.run(t)
+	c := f.c
+
+	s := f.open(t, url+"/")
+	c.waitFor(t, s, `document.getElementById("health").textContent`, "Login required")
+	if got := c.eval(t, s, `document.getElementById("error").textContent`); !strings.Contains(got, "Login required (401)") || !strings.Contains(got, "login URL") {
+		t.Errorf("error shown without a login: %q", got)
+	}
+
+	login := h.LoginURL()
+	c.call(t, s, "Page.navigate", map[string]any{"url": login})
+	c.waitFor(t, s, `document.getElementById("health").textContent`, "API ok")
+	c.waitFor(t, s, fmt.Sprintf(`(document.querySelector('#sessions tr[data-id="%s"] td:nth-child(4)') || {}).textContent`, id), "active")
+	if got := c.eval(t, s, `location.pathname + location.search + "|" + document.cookie`); got != "/|" {
+		t.Errorf("after the login the page is at %q (want /, the code gone, the cookie unreadable)", got)
+	}
+
+	// The URL was for one use.
+	s2 := f.open(t, login)
+	c.waitFor(t, s2, `document.body.innerText.includes("login code is wrong or already used")`, "true")
 }

@@ -59,7 +59,12 @@ func (a *app) serve(ctx context.Context, cc *cli.Context) error {
 		}
 	}
 	fmt.Fprintf(a.e.stderr, "[INFO] MAS API listening on http://%s (root %s)\n", ln.Addr(), a.e.resolveRoot())
-	err := api.Serve(ctx, ln, api.Handler(backend{a}, token))
+	// Host headers must name the listening port, or the configured host
+	// (which an inherited listener does not know). With a token, New
+	// prints the page's login URL.
+	host, _, _ := net.SplitHostPort(a.httpAddr(cc.String("addr")))
+	srv := api.New(backend{a}, api.Options{Token: token, Addr: ln.Addr().String(), Host: host, Log: a.e.stderr})
+	err := api.Serve(ctx, ln, srv, api.DefaultLimits())
 	fmt.Fprintln(a.e.stderr, "[INFO] MAS API stopped")
 	return err
 }

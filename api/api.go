@@ -1,6 +1,6 @@
 // Package api serves the MAS HTTP API: JSON handlers over the same verbs
 // the command line uses, with no shell anywhere between a request and
-// tmux.
+// tmux, behind checks that keep browser pages of other origins out.
 package api
 
 import (
@@ -10,8 +10,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
-	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -113,9 +113,92 @@ type MessageResult struct {
 	Total   int    `json:"total"`
 }
 
-// Handler routes the API. With a token, every request must carry
-// "Authorization: Bearer <token>".
-func Handler(b Backend, token string) http.Handler {
+// Options say how a Server checks who asks.
+type Options struct {
+	// Token, when set, must come with every API request: as
+	// "Authorization: Bearer <token>", or as the cookie of a login.
+	Token string
+	// Addr is the address the server listens on, with its real port:
+	// Host headers must name it.
+	Addr string
+	// Host is the configured host (of --addr or MAS_HTTP_HOST), also
+	// accepted in Host headers when a token is set.
+	Host string
+	// Log receives each new login URL (with a token): the first from
+	// New, the next one each time one is used.
+	Log io.Writer
+	// Refused, when set, is called for every request refused before it
+	// reached a handler.
+	Refused func(r *http.Request, status int)
+}
+
+// Server is the API and its web page behind the request checks.
+type Server struct {
+	mux     *http.ServeMux
+	origin  origin
+	token   string
+	login   *login // nil without a token
+	refused func(*http.Request, int)
+}
+
+// New builds the Server of b.
+func New(b Backend, o Options) *Server {
+	s := &Server{mux: routes(b), origin: newOrigin(o), token: o.Token, refused: o.Refused}
+	if o.Token != "" {
+		s.login = newLogin(o)
+	}
+	return s
+}
+
+// LoginURL is the one-time URL that lets a browser in, "" without a
+// token.
+func (s *Server) LoginURL() string {
+	if s.login == nil {
+		return ""
+	}
+	return s.login.url()
+}
+
+// ServeHTTP checks Host, Origin and Content-Type, then the token or the
+// login cookie, then routes.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	secureHeaders(w.Header())
+	if status, msg := s.origin.refusal(r); status != 0 {
+		s.refuse(w, r, status, msg)
+		return
+	}
+	if s.login == nil {
+		s.mux.ServeHTTP(w, r)
+		return
+	}
+	get := r.Method == http.MethodGet || r.Method == http.MethodHead
+	switch {
+	case get && (r.URL.Path == "/" || strings.HasPrefix(r.URL.Path, "/ui/")):
+		s.mux.ServeHTTP(w, r) // the page itself holds no data
+	case r.Method == http.MethodGet && r.URL.Path == "/login":
+		s.login.serve(w, r)
+	case s.bearer(r) || s.login.has(r):
+		s.mux.ServeHTTP(w, r)
+	default:
+		w.Header().Set("WWW-Authenticate", "Bearer")
+		s.refuse(w, r, http.StatusUnauthorized, "missing or wrong bearer token or login cookie: open the login URL that mas serve printed on stderr")
+	}
+}
+
+func (s *Server) bearer(r *http.Request) bool {
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	return ok && subtle.ConstantTimeCompare([]byte(got), []byte(s.token)) == 1
+}
+
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	if s.refused != nil {
+		s.refused(r, status)
+	}
+	writeJSON(w, status, errorBody{msg, status})
+}
+
+// routes maps each endpoint to its handler.
+func routes(b Backend) *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "timestamp": now()})
@@ -135,6 +218,14 @@ func Handler(b Backend, token string) http.Handler {
 			writeError(w, fmt.Errorf("%w: sessionMode must be legacy or isolated", ErrInvalid))
 			return
 		}
+		// A run waits for its agents (MAS_READY_TIMEOUT, 60 s by
+		// default), longer than the server's read and write timeouts:
+		// the body is read and the answer is a few hundred bytes, so
+		// lift both rather than have the context cancelled and the
+		// answer cut. The backend bounds the wait itself.
+		rc := http.NewResponseController(w)
+		rc.SetReadDeadline(time.Time{})
+		rc.SetWriteDeadline(time.Time{})
 		run, err := b.Run(r.Context(), req)
 		if err != nil {
 			writeError(w, err)
@@ -199,8 +290,7 @@ func Handler(b Backend, token string) http.Handler {
 	// The web page: static files only, which talk to the API above.
 	static := http.FileServerFS(webFiles)
 	page := func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Security-Policy", "default-src 'self'")
-		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Header().Set("Content-Security-Policy", pagePolicy)
 		static.ServeHTTP(w, r)
 	}
 	mux.HandleFunc("GET /{$}", page)
@@ -209,22 +299,7 @@ func Handler(b Backend, token string) http.Handler {
 		r2.URL.Path = strings.TrimPrefix(r.URL.Path, "/ui")
 		page(w, r2)
 	})
-	if token == "" {
-		return mux
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet && (r.URL.Path == "/" || strings.HasPrefix(r.URL.Path, "/ui/")) {
-			mux.ServeHTTP(w, r) // the page itself holds no data
-			return
-		}
-		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1 {
-			w.Header().Set("WWW-Authenticate", "Bearer")
-			writeJSON(w, http.StatusUnauthorized, errorBody{"missing or wrong bearer token", http.StatusUnauthorized})
-			return
-		}
-		mux.ServeHTTP(w, r)
-	})
+	return mux
 }
 
 type errorBody struct {
@@ -271,37 +346,4 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.Encode(v)
-}
-
-// CheckAddr refuses to listen beyond this machine without a token.
-func CheckAddr(addr, token string) error {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return fmt.Errorf("address %q: %w", addr, err)
-	}
-	if token != "" || host == "localhost" {
-		return nil
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
-		return nil
-	}
-	return fmt.Errorf("refusing to listen on %s without MAS_API_TOKEN: anyone who reaches it could type into your agents", addr)
-}
-
-// Serve serves h on ln until ctx ends, then shuts down gracefully.
-func Serve(ctx context.Context, ln net.Listener, h http.Handler) error {
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutdown); err != nil {
-		return err
-	}
-	return nil
 }

@@ -10,19 +10,49 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
 
+// addr is where the handlers under test say they listen.
+const addr = "127.0.0.1:8765"
+
+// handler is the Server of b on addr, with token.
+func handler(b Backend, token string) *Server {
+	return New(b, Options{Token: token, Addr: addr})
+}
+
+// request is a request as curl would send it to addr: the Host names the
+// server, a body is JSON.
+func request(method, path, body string) *http.Request {
+	req := httptest.NewRequest(method, "http://"+addr+path, strings.NewReader(body))
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	return req
+}
+
 // fake is a Backend that records what it was asked and answers from its
 // fields.
 type fake struct {
+	mu       sync.Mutex
 	runs     []RunRequest
 	messages []MessageRequest
+	stops    []string
 	err      error
+	delay    time.Duration // Run takes this long
+	runCtx   error         // the context's error when Run ended
 }
 
-func (f *fake) Run(_ context.Context, r RunRequest) (*Run, error) {
+func (f *fake) Run(ctx context.Context, r RunRequest) (*Run, error) {
+	select {
+	case <-time.After(f.delay):
+	case <-ctx.Done():
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.runCtx = ctx.Err()
 	f.runs = append(f.runs, r)
 	if f.err != nil {
 		return nil, f.err
@@ -42,6 +72,9 @@ func (f *fake) Session(_ context.Context, ref string) (*Session, error) {
 }
 
 func (f *fake) Stop(_ context.Context, ref string) (*Session, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.stops = append(f.stops, ref)
 	if ref == "../x" {
 		return nil, fmt.Errorf("%w: malformed session id", ErrInvalid)
 	}
@@ -49,6 +82,8 @@ func (f *fake) Stop(_ context.Context, ref string) (*Session, error) {
 }
 
 func (f *fake) Message(_ context.Context, m MessageRequest) (*MessageResult, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.messages = append(f.messages, m)
 	if f.err != nil {
 		return nil, f.err
@@ -62,7 +97,7 @@ func (f *fake) Status(context.Context, string) (any, error) {
 
 func do(t *testing.T, h http.Handler, method, path, body string, header ...string) (int, map[string]any) {
 	t.Helper()
-	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	req := request(method, path, body)
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
@@ -107,8 +142,8 @@ func TestHandlers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		f := &fake{err: tt.backendErr}
-		h := Handler(f, "")
-		req := httptest.NewRequest(tt.method, tt.path, strings.NewReader(tt.body))
+		h := handler(f, "")
+		req := request(tt.method, tt.path, tt.body)
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		if rec.Code != tt.status {
@@ -136,7 +171,7 @@ func TestMessageIsPassedLiterally(t *testing.T) {
 	f := &fake{}
 	msg := "$(touch /tmp/pwned) `id` \"q\" 'q'\nline two"
 	body, _ := json.Marshal(MessageRequest{Session: "mas-tmux", Target: "design", Message: msg, Execute: true})
-	code, _ := do(t, Handler(f, ""), "POST", "/message", string(body))
+	code, _ := do(t, handler(f, ""), "POST", "/message", string(body))
 	if code != 200 || len(f.messages) != 1 || f.messages[0].Message != msg || !f.messages[0].Execute || f.messages[0].Session != "mas-tmux" {
 		t.Errorf("code %d, backend got %+v", code, f.messages)
 	}
@@ -145,14 +180,14 @@ func TestMessageIsPassedLiterally(t *testing.T) {
 func TestBodyIsCapped(t *testing.T) {
 	f := &fake{}
 	big := `{"target": "00", "message": "` + strings.Repeat("x", MaxBody) + `"}`
-	code, out := do(t, Handler(f, ""), "POST", "/message", big)
+	code, out := do(t, handler(f, ""), "POST", "/message", big)
 	if code != http.StatusRequestEntityTooLarge || len(f.messages) != 0 {
 		t.Errorf("code %d, %v; backend called %d times", code, out, len(f.messages))
 	}
 }
 
 func TestToken(t *testing.T) {
-	h := Handler(&fake{}, "s3cret")
+	h := handler(&fake{}, "s3cret")
 	tests := []struct {
 		header string
 		status int
@@ -204,7 +239,8 @@ func TestServeShutsDownGracefully(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, ln, Handler(&fake{}, "")) }()
+	srv := New(&fake{}, Options{Addr: ln.Addr().String()})
+	go func() { done <- Serve(ctx, ln, srv, DefaultLimits()) }()
 	resp, err := http.Get("http://" + ln.Addr().String() + "/health")
 	if err != nil {
 		t.Fatal(err)
@@ -226,14 +262,14 @@ func TestServeShutsDownGracefully(t *testing.T) {
 }
 
 func TestWebPage(t *testing.T) {
-	h := Handler(&fake{}, "s3cret")
+	h := handler(&fake{}, "s3cret")
 	for _, tt := range []struct{ path, want string }{
 		{"/", "<title>mas</title>"},
 		{"/ui/app.js", "textContent"},
 		{"/ui/style.css", "font"},
 	} {
 		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, httptest.NewRequest("GET", tt.path, nil))
+		h.ServeHTTP(rec, request("GET", tt.path, ""))
 		if rec.Code != 200 || !strings.Contains(rec.Body.String(), tt.want) {
 			t.Errorf("GET %s: %d %.80q", tt.path, rec.Code, rec.Body.String())
 		}
@@ -242,7 +278,7 @@ func TestWebPage(t *testing.T) {
 		}
 	}
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest("GET", "/sessions", nil))
+	h.ServeHTTP(rec, request("GET", "/sessions", ""))
 	if rec.Code != 401 {
 		t.Errorf("the API behind the page still needs the token: %d", rec.Code)
 	}

@@ -41,7 +41,7 @@ JSON
 	run curl -sS "$API/sessions/mas-${id:0:8}"
 	[ "$(jq -r '[.sessionId, (.units | length), .metadata.status] | join(" ")' <<<"$output")" = "$id 13 active" ]
 
-	run curl -sS -X POST "$API/message" -d "{\"session\": \"${id:0:8}\", \"target\": \"design\", \"message\": \"\$(touch pwned3); end;\", \"execute\": true}"
+	run curl -sS -X POST "$API/message" -H 'Content-Type: application/json' -d "{\"session\": \"${id:0:8}\", \"target\": \"design\", \"message\": \"\$(touch pwned3); end;\", \"execute\": true}"
 	[ "$(jq -r '[.status, .sent, .total] | join(" ")' <<<"$output")" = "acknowledged 4 4" ] || fail "$output"
 	[ "$(agent_input 13)" = "$(printf %q '$(touch pwned3); end;'$'\r')" ]
 
@@ -69,22 +69,22 @@ JSON
 	[ "$(sed '$d' <<<"$output" | jq -r .status)" = 404 ]
 	run curl -sS -w '\n%{http_code}' "$API/sessions/not-an-id"
 	[ "${lines[-1]}" = 400 ]
-	run curl -sS -w '\n%{http_code}' -X POST "$API/runs" -d '{"agents": {"units": [{"manager": {"id": "01", "prompt": "x"}}]}, "sessionMode": "isolated"}'
+	run curl -sS -w '\n%{http_code}' -X POST "$API/runs" -H 'Content-Type: application/json' -d '{"agents": {"units": [{"manager": {"id": "01", "prompt": "x"}}]}, "sessionMode": "isolated"}'
 	[ "${lines[-1]}" = 400 ]
 	assert_dir_not_exists "$ROOT/sessions"
-	run curl -sS -w '\n%{http_code}' -X POST "$API/message" -d '{"target": "00", "message": "x"}'
+	run curl -sS -w '\n%{http_code}' -X POST "$API/message" -H 'Content-Type: application/json' -d '{"target": "00", "message": "x"}'
 	[ "${lines[-1]}" = 404 ] || fail "$output"
-	run curl -sS -w '\n%{http_code}' -X POST "$API/message" -d '{"target": "bogus", "message": "x"}'
+	run curl -sS -w '\n%{http_code}' -X POST "$API/message" -H 'Content-Type: application/json' -d '{"target": "bogus", "message": "x"}'
 	[ "${lines[-1]}" = 400 ]
 }
 
 @test "a legacy run that is already running is a conflict" {
 	make_templates "$ROOT"
 	start_serve "$ROOT"
-	run curl -sS -w '\n%{http_code}' -X POST "$API/runs" -d '{"agents": {}}'
+	run curl -sS -w '\n%{http_code}' -X POST "$API/runs" -H 'Content-Type: application/json' -d '{"agents": {}}'
 	[ "${lines[-1]}" = 201 ] || fail "$output"
 	[ "$(sed '$d' <<<"$output" | jq -r '[.tmuxSession, .sessionMode] | join(" ")')" = "mas-tmux legacy" ]
-	run curl -sS -w '\n%{http_code}' -X POST "$API/runs" -d '{"agents": {}}'
+	run curl -sS -w '\n%{http_code}' -X POST "$API/runs" -H 'Content-Type: application/json' -d '{"agents": {}}'
 	[ "${lines[-1]}" = 409 ]
 }
 

@@ -82,7 +82,7 @@ no_active_without_tmux() {
 	local i pids=()
 	for i in $(seq 20); do
 		curl -sS -o "$BATS_TEST_TMPDIR/run.$i" -w '%{http_code}\n' -X POST "$API/runs" \
-			-d '{"sessionMode": "isolated", "agents": {}}' >"$BATS_TEST_TMPDIR/code.$i" &
+			-H 'Content-Type: application/json' -d '{"sessionMode": "isolated", "agents": {}}' >"$BATS_TEST_TMPDIR/code.$i" &
 		pids+=($!)
 	done
 	wait "${pids[@]}" # not the server start_serve left running

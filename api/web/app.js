@@ -34,7 +34,9 @@ async function api(method, path, body) {
   let data = null;
   try { data = await resp.json(); } catch (e) { /* not JSON */ }
   if (!resp.ok) {
-    throw new Error((data && data.error) || (method + " " + path + ": HTTP " + resp.status));
+    const err = new Error((data && data.error) || (method + " " + path + ": HTTP " + resp.status));
+    err.status = resp.status;
+    throw err;
   }
   return data;
 }
@@ -47,8 +49,11 @@ async function refresh() {
     renderSessions(data.sessions || []);
     await refreshAgents();
   } catch (err) {
-    document.getElementById("health").textContent = "API unreachable";
-    showError(err);
+    // With MAS_API_TOKEN set, the page gets in through the login URL
+    // that mas serve prints; say so rather than "unreachable".
+    document.getElementById("health").textContent = err.status === 401 ? "Login required" : "API unreachable";
+    showError(err.status === 401 ? "Login required (401): this server has MAS_API_TOKEN set. Open the login URL " +
+      "that mas serve printed on stderr (for the server that start launched: .mas_http.log in the mas root)." : err);
   }
 }
 

@@ -1,0 +1,131 @@
+#!/usr/bin/env bats
+# The local HTTP surface against a browser attacker: foreign Host names
+# (DNS rebinding), foreign origins, non-JSON bodies, framing, and the
+# login URL that lets the page in when MAS_API_TOKEN is set.
+
+load helpers
+
+setup() {
+	common_setup
+	skip_if_original "the original API was a separate TypeScript server (bug #21)"
+	use_stub_agent
+	export ROOT="$BATS_TEST_TMPDIR/root"
+	mkdir -p "$ROOT"
+}
+
+# run_session starts an isolated session through the API and sets ID.
+run_session() {
+	run curl -sS -X POST "$API/runs" -H 'Content-Type: application/json' -d '{"sessionMode": "isolated", "agents": {}}'
+	ID="$(jq -r .sessionId <<<"$output")"
+	[[ "$ID" =~ ^[0-9a-f-]{36}$ ]] || fail "POST /runs: $output"
+	wait_agents
+}
+
+@test "a foreign Host (DNS rebinding) can neither list nor stop a session (421)" {
+	start_serve "$ROOT"
+	run_session
+	local port="${API##*:}"
+	run curl -sS -w '\n%{http_code}' -H "Host: evil.example:$port" "$API/sessions"
+	[ "${lines[-1]}" = 421 ] || fail "$output"
+	[ "$(sed '$d' <<<"$output" | jq -r '[.status, .error] | join(" ")')" = "421 host \"evil.example:$port\" does not name this server: use http://127.0.0.1:$port" ]
+	[[ "$output" != *"$ID"* ]] || fail "the session leaked: $output"
+	run curl -sS -o /dev/null -w '%{http_code}' -X POST -H "Host: evil.example:$port" "$API/sessions/$ID/stop"
+	assert_output 421
+	run curl -sS -o /dev/null -w '%{http_code}' -H "Host: 127.0.0.1:1$port" "$API/sessions"
+	assert_output 421
+	run tmux has-session -t "=mas-${ID:0:8}"
+	assert_success
+	# The names of this server still work.
+	for host in "127.0.0.1:$port" "localhost:$port"; do
+		run curl -sS -H "Host: $host" "$API/sessions"
+		[ "$(jq -r '.sessions[0] | [.sessionId, .status] | join(" ")' <<<"$output")" = "$ID active" ] || fail "$host: $output"
+	done
+}
+
+@test "a foreign Origin is refused (403), a body that is not JSON too (415); nothing is typed" {
+	start_serve "$ROOT"
+	run_session
+	local msg='{"session": "'"${ID:0:8}"'", "target": "21", "message": "echo pwned", "execute": true}'
+	run curl -sS -w '\n%{http_code}' -X POST "$API/message" -H 'Origin: http://evil.example' -H 'Content-Type: application/json' -d "$msg"
+	[ "${lines[-1]}" = 403 ] || fail "$output"
+	[ "$(sed '$d' <<<"$output" | jq -r .status)" = 403 ]
+	run curl -sS -o /dev/null -w '%{http_code}' -X POST "$API/message" -H 'Origin: null' -H 'Content-Type: application/json' -d "$msg"
+	assert_output 403
+	run curl -sS -o /dev/null -w '%{http_code}' -X POST "$API/sessions/$ID/stop" -H 'Sec-Fetch-Site: cross-site'
+	assert_output 403
+	run curl -sS -o /dev/null -w '%{http_code}' -H 'Origin: http://evil.example' "$API/sessions"
+	assert_output 403
+	run curl -sS -w '\n%{http_code}' -X POST "$API/message" -H 'Content-Type: text/plain' -d "$msg"
+	[ "${lines[-1]}" = 415 ] || fail "$output"
+	[ "$(sed '$d' <<<"$output" | jq -r .status)" = 415 ]
+	# curl -d without a type sends a form: refused too.
+	run curl -sS -o /dev/null -w '%{http_code}' -X POST "$API/message" -d "$msg"
+	assert_output 415
+	run curl -sS -D - -o /dev/null -X OPTIONS "$API/message" -H 'Origin: http://evil.example' -H 'Access-Control-Request-Method: POST'
+	assert_line --partial "HTTP/1.1 403"
+	refute_output --partial "Access-Control-Allow"
+	[ "$(agent_input 21)" = "''" ]
+	run tmux has-session -t "=mas-${ID:0:8}"
+	assert_success
+	# The same message as JSON from a script gets through.
+	run curl -sS -X POST "$API/message" -H 'Content-Type: application/json; charset=utf-8' -d "$msg"
+	[ "$(jq -r .sent <<<"$output")" = 1 ] || fail "$output"
+	[ "$(agent_input 21)" = "$(printf %q $'echo pwned\r')" ]
+}
+
+@test "no answer can be framed" {
+	start_serve "$ROOT"
+	local path
+	for path in / /ui/app.js /health /sessions/deadbeef /nope; do
+		run curl -sS -D - -o /dev/null "$API$path"
+		assert_line --regexp "^Content-Security-Policy: default-src '(self|none)'; frame-ancestors 'none'"$'\r'"$"
+		assert_line "X-Frame-Options: DENY"$'\r'
+	done
+}
+
+@test "with MAS_API_TOKEN, serve prints a one-time login URL that sets an HttpOnly SameSite=Strict cookie" {
+	export MAS_API_TOKEN=s3cret
+	start_serve "$ROOT"
+	local port="${API##*:}" url
+	url="$(sed -n 's/^\[INFO\] web page login URL (one use): //p' "$BATS_TEST_TMPDIR/serve.log")"
+	[[ "$url" =~ ^http://127\.0\.0\.1:$port/login\?code=[0-9a-f]{32}$ ]] || fail "$(cat "$BATS_TEST_TMPDIR/serve.log")"
+	run curl -sS -o /dev/null -w '%{http_code}' "$API/sessions"
+	assert_output 401
+	run curl -sS -D - -o /dev/null -c "$BATS_TEST_TMPDIR/jar" "$url"
+	assert_line --partial "HTTP/1.1 303"
+	assert_line "Location: /"$'\r'
+	assert_line --regexp "^Set-Cookie: mas_$port=[0-9a-f]{64}; Path=/; HttpOnly; SameSite=Strict"$'\r'"$"
+	refute_output --partial s3cret
+	run curl -sS -o /dev/null -w '%{http_code}' -b "$BATS_TEST_TMPDIR/jar" "$API/sessions"
+	assert_output 200
+	# The cookie is held to the same checks as the rest.
+	run curl -sS -o /dev/null -w '%{http_code}' -b "$BATS_TEST_TMPDIR/jar" -H 'Origin: http://evil.example' "$API/sessions"
+	assert_output 403
+	# Spent: 403 with how to get a new URL, which serve has printed.
+	run curl -sS -w '\n%{http_code}' "$url"
+	[ "${lines[-1]}" = 403 ]
+	[[ "$output" == *"open the last login URL that mas serve printed on stderr"* ]] || fail "$output"
+	[ "$(grep -c '^\[INFO\] web page login URL (one use): ' "$BATS_TEST_TMPDIR/serve.log")" = 2 ]
+	run curl -sS -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer s3cret' "$API/sessions"
+	assert_output 200
+}
+
+@test "start with MAS_API_TOKEN leaves the login URL in a 0600 log" {
+	unset MAS_HTTP
+	export MAS_HTTP_PORT MAS_API_TOKEN=s3cret MAS_SESSION_MODE=isolated MAS_ROOT="$ROOT"
+	MAS_HTTP_PORT="$(free_port)"
+	run --separate-stderr mas session create --no-attach
+	assert_success
+	[ "$(stat -c %a "$ROOT/.mas_http.log")" = 600 ]
+	local url
+	for _ in $(seq 100); do
+		url="$(sed -n 's/^\[INFO\] web page login URL (one use): //p' "$ROOT/.mas_http.log")"
+		[[ -n "$url" ]] && break
+		sleep 0.05
+	done
+	[[ "$url" == "http://127.0.0.1:$MAS_HTTP_PORT/login?code="* ]] || fail "$(cat "$ROOT/.mas_http.log")"
+	run curl -sS -o /dev/null -w '%{http_code}' -c "$BATS_TEST_TMPDIR/jar" "$url"
+	assert_output 303
+	run curl -sS -b "$BATS_TEST_TMPDIR/jar" "http://127.0.0.1:$MAS_HTTP_PORT/sessions"
+	[ "$(jq -r .total <<<"$output")" = 1 ] || fail "$output"
+}
