@@ -213,6 +213,12 @@ func (e *takenError) Error() string {
 // directory, and prune must never see the directory without a held
 // marker. It returns the marker, to be closed when create returns.
 func claim(ctx context.Context, root, id string) (*os.File, error) {
+	if err := ensureSessionsDir(root); err != nil {
+		if errors.As(err, new(*safefile.Error)) {
+			return nil, &StepError{"check session registry", err}
+		}
+		return nil, &StepError{"create " + sessionsDir(root), err}
+	}
 	var marker *os.File
 	dir := Dir(root, id)
 	err := locked(ctx, root, func() error {
@@ -269,8 +275,11 @@ func pickID(ctx context.Context, o CreateOptions) (string, error) {
 		if err := ValidateNewID(o.ID); err != nil {
 			return "", err
 		}
-		// That no session directory has its tmux name is checked when
-		// its directory is made (claim).
+		if _, err := os.Lstat(Dir(o.Root, o.ID)); err == nil {
+			return "", &StepError{"check session id", fmt.Errorf("session %s already exists in %s", o.ID, sessionsDir(o.Root))}
+		}
+		// That no other session directory has its tmux name is checked
+		// when its directory is made (claim).
 		taken, err := layout.Exists(ctx, o.Tmux, TmuxName(o.ID))
 		if err != nil {
 			return "", &StepError{"check tmux session name", err}
