@@ -115,7 +115,12 @@ func (a *app) stop(ctx context.Context, cc *cli.Context) error {
 		}
 	}
 	if sel.iso != nil {
-		if _, err := isolated.Stop(ctx, a.tmux(), sel.root, sel.iso.ID, time.Now(), a.e.stderr); err != nil {
+		_, err := isolated.Stop(ctx, a.tmux(), sel.root, sel.iso.ID, time.Now(), a.e.stderr)
+		if unrecorded := (*isolated.RecordError)(nil); errors.As(err, &unrecorded) {
+			a.stopHTTPIfIdle(ctx, sel.root)
+			return err
+		}
+		if err != nil {
 			return fmt.Errorf("cannot stop session %s: %w", sel.name, err)
 		}
 	} else if err := legacy.Stop(ctx, a.tmux(), sel.root, sel.name); err != nil {

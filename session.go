@@ -223,6 +223,12 @@ func (a *app) sessionStop(ctx context.Context, cc *cli.Context) error {
 		return err
 	}
 	s, err := isolated.Stop(ctx, a.tmux(), root, id, time.Now(), a.e.stderr)
+	var unrecorded *isolated.RecordError
+	if errors.As(err, &unrecorded) {
+		// Its tmux session is gone: the server may be idle all the same.
+		a.stopHTTPIfIdle(ctx, root)
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("cannot stop session %s: %w", id, err)
 	}

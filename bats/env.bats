@@ -173,16 +173,21 @@ print_vars='for k in SESSION_NAME UNIT_DIR WORKFLOWS_DIR MAS_SESSION_MODE MAS_WO
 }
 
 @test "env reads a .session written by the original tool" {
+	# Its paths must be this root's (issue 14.9): a plain root, as the
+	# original wrote them unquoted.
+	ROOT="$BATS_TEST_TMPDIR/srv/mas"
+	export MAS_ROOT="$ROOT"
 	local dir="$ROOT/sessions/$ID"
+	mkdir -p "$dir"
 	printf '%s\n' "SESSION_ID=$ID" "TMUX_SESSION=mas-${ID:0:8}" STATUS=active \
-		CREATED_AT=2026-11-22T07:03:21Z "UNIT_DIR=/srv/mas/sessions/$ID/unit" \
-		"WORKFLOWS_DIR=/srv/mas/sessions/$ID/workflows" "SESSION_DIR=/srv/mas/sessions/$ID" >"$dir/.session"
+		CREATED_AT=2026-11-22T07:03:21Z "UNIT_DIR=$ROOT/sessions/$ID/unit" \
+		"WORKFLOWS_DIR=$ROOT/sessions/$ID/workflows" "SESSION_DIR=$ROOT/sessions/$ID" >"$dir/.session"
 	chmod 644 "$dir/.session"
 	run --separate-stderr mas env "$ID"
 	assert_success
 	assert_line "export MAS_SESSION_MODE=isolated"
-	assert_line "export MAS_SESSION_DIR=/srv/mas/sessions/$ID"
-	assert_line "export UNIT_DIR=/srv/mas/sessions/$ID/unit"
+	assert_line "export MAS_SESSION_DIR=$ROOT/sessions/$ID"
+	assert_line "export UNIT_DIR=$ROOT/sessions/$ID/unit"
 	run bash -c 'eval "$("$MAS_BIN" env "$1" 3>&-)" && printf %s "$MAS_WORKSPACE_ROOT"' _ "$ID"
 	assert_output "$ROOT"
 }

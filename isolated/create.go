@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"mas/envfile"
+	"mas/internal/safefile"
 	"mas/layout"
 	"mas/roster"
 	"mas/templates"
@@ -75,7 +76,7 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 		}
 		s, err := create(ctx, o, id)
 		// A random id whose tmux name another session has: draw again.
-		if o.ID == "" && errors.Is(err, layout.ErrDuplicate) {
+		if o.ID == "" && (errors.Is(err, layout.ErrDuplicate) || errors.As(err, new(*takenError))) {
 			continue
 		}
 		return s, err
@@ -100,13 +101,11 @@ func create(ctx context.Context, o CreateOptions, id string) (*Session, error) {
 		Root:         o.Root,
 		Mode:         "isolated",
 	}
-	if err := ensureSessionsDir(o.Root); err != nil {
-		return nil, &StepError{"create " + sessionsDir(o.Root), err}
+	marker, err := claim(ctx, o.Root, id)
+	if err != nil {
+		return nil, err
 	}
-	if err := os.Mkdir(dir, 0o700); err != nil {
-		return nil, &StepError{"create session directory", err}
-	}
-	crashPoint("mkdir")
+	defer marker.Close()
 	registered, started := false, false
 	undo := func() {
 		ctx := context.WithoutCancel(ctx)
@@ -115,7 +114,7 @@ func create(ctx context.Context, o CreateOptions, id string) (*Session, error) {
 		}
 		os.RemoveAll(dir)
 		if registered {
-			record(o.Root, indexEntry{SessionID: id}, now(), o.Progress)
+			record(ctx, o.Root, indexEntry{SessionID: id}, now(), o.Progress)
 		}
 	}
 	step := func(name string, err error) error {
@@ -130,7 +129,7 @@ func create(ctx context.Context, o CreateOptions, id string) (*Session, error) {
 	// The templates are copied while the session's own files are written.
 	copied := make(chan error, 1)
 	go func() { copied <- templates.Install(o.Root, s.UnitDir, s.WorkflowsDir, agentIDs()) }()
-	entry := indexEntry{SessionID: id, TmuxSession: s.TmuxName, Status: "creating", CreatedAt: s.CreatedAt, WorkingDir: dir}
+	entry := s.entry()
 	filesStep, err := func() (string, error) {
 		if err := os.Mkdir(filepath.Join(dir, "logs"), 0o700); err != nil {
 			return "create logs directory", err
@@ -145,7 +144,7 @@ func create(ctx context.Context, o CreateOptions, id string) (*Session, error) {
 		}
 		crashPoint("files")
 		registered = true
-		return "register session", record(o.Root, entry, now(), o.Progress)
+		return "register session", record(ctx, o.Root, entry, now(), o.Progress)
 	}()
 	if err := step("copy templates", <-copied); err != nil {
 		return nil, err
@@ -186,15 +185,87 @@ func create(ctx context.Context, o CreateOptions, id string) (*Session, error) {
 	saved := make(chan error, 1)
 	go func() { saved <- s.save() }()
 	entry.Status = "active"
-	err = record(o.Root, entry, now(), o.Progress)
+	err = record(ctx, o.Root, entry, now(), o.Progress)
 	if err := step("write session files", <-saved); err != nil {
 		return nil, err
 	}
 	if err := step("register session", err); err != nil {
 		return nil, err
 	}
+	// The session is active: the marker has done its work.
+	os.Remove(filepath.Join(dir, markerName))
 	s.logEvent(now(), "active")
 	return s, nil
+}
+
+// takenError is an id whose tmux name mas-<first 8> belongs to a session
+// directory already there, running or stopped: the two would share a tmux
+// session, and the second would take over the first one's messages and
+// stops.
+type takenError struct{ name, other, dir string }
+
+func (e *takenError) Error() string {
+	return fmt.Sprintf("tmux name %s is taken by session %s in %s", e.name, e.other, e.dir)
+}
+
+// claim makes the directory of session id and its creation marker, while
+// holding the registry lock: the id's tmux name must belong to no session
+// directory, and prune must never see the directory without a held
+// marker. It returns the marker, to be closed when create returns.
+func claim(ctx context.Context, root, id string) (*os.File, error) {
+	if err := ensureSessionsDir(root); err != nil {
+		if errors.As(err, new(*safefile.Error)) {
+			return nil, &StepError{"check session registry", err}
+		}
+		return nil, &StepError{"create " + sessionsDir(root), err}
+	}
+	var marker *os.File
+	dir := Dir(root, id)
+	err := locked(ctx, root, func() error {
+		for _, name := range []string{journalName, indexName} {
+			if err := safefile.CheckReplaceable(filepath.Join(sessionsDir(root), name)); err != nil {
+				return &StepError{"check session registry", err}
+			}
+		}
+		if other, err := owner(root, TmuxName(id)); err != nil {
+			return &StepError{"check session id", err}
+		} else if other == id {
+			return &StepError{"check session id", fmt.Errorf("session %s already exists in %s", id, sessionsDir(root))}
+		} else if other != "" {
+			return &StepError{"check session id", &takenError{TmuxName(id), other, sessionsDir(root)}}
+		}
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			return &StepError{"create session directory", err}
+		}
+		crashPoint("mkdir")
+		f, err := holdMarker(dir)
+		if err != nil {
+			os.Remove(dir)
+			return &StepError{"create session directory", err}
+		}
+		marker = f
+		return nil
+	})
+	var step *StepError
+	if err != nil && !errors.As(err, &step) {
+		err = &StepError{"lock session registry", err}
+	}
+	return marker, err
+}
+
+// owner returns the id of the session directory whose tmux name is name,
+// or "".
+func owner(root, name string) (string, error) {
+	entries, err := os.ReadDir(sessionsDir(root))
+	if err != nil {
+		return "", err
+	}
+	for _, e := range entries {
+		if isCanonical(e.Name()) && TmuxName(e.Name()) == name {
+			return e.Name(), nil
+		}
+	}
+	return "", nil
 }
 
 // pickID returns the given id after checking it is free, or draws new ids
@@ -207,6 +278,8 @@ func pickID(ctx context.Context, o CreateOptions) (string, error) {
 		if _, err := os.Lstat(Dir(o.Root, o.ID)); err == nil {
 			return "", &StepError{"check session id", fmt.Errorf("session %s already exists in %s", o.ID, sessionsDir(o.Root))}
 		}
+		// That no other session directory has its tmux name is checked
+		// when its directory is made (claim).
 		taken, err := layout.Exists(ctx, o.Tmux, TmuxName(o.ID))
 		if err != nil {
 			return "", &StepError{"check tmux session name", err}
@@ -224,17 +297,11 @@ func pickID(ctx context.Context, o CreateOptions) (string, error) {
 		}
 	}
 	// Whether its tmux name is free is found out by creating it (Create).
-	for range 100 {
-		id, err := newID()
-		if err != nil {
-			return "", &StepError{"generate session id", err}
-		}
-		if _, err := os.Lstat(Dir(o.Root, id)); err == nil {
-			continue
-		}
-		return id, nil
+	id, err := newID()
+	if err != nil {
+		return "", &StepError{"generate session id", err}
 	}
-	return "", &StepError{"generate session id", errors.New("no free session directory found")}
+	return id, nil
 }
 
 func agentIDs() []string {

@@ -86,7 +86,11 @@ func Find(root, ref string) (string, error) {
 
 // IDs lists the ids of the session directories under root, sorted; names
 // that are not canonical UUIDs are not sessions and are skipped.
+// A sessions directory that is a symbolic link is refused.
 func IDs(root string) ([]string, error) {
+	if err := checkSessionsDir(root); err != nil {
+		return nil, err
+	}
 	entries, err := os.ReadDir(filepath.Join(root, "sessions"))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil

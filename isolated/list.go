@@ -44,21 +44,34 @@ func Describe(ctx context.Context, c tmux.Client, root, id string) (Listed, erro
 }
 
 // describe reconciles one session with the set of live tmux names; nil
-// names means tmux could not be asked.
+// names means tmux could not be asked. A session whose creator is at work
+// is "creating"; one whose creator is gone before it became active is
+// "error" (creation interrupted), whether its tmux session runs or not.
 func describe(root, id string, names map[string]bool) Listed {
+	dir := Dir(root, id)
+	creator := creatorOf(dir)
 	s, err := Load(root, id)
 	if err != nil {
-		return Listed{Session: Session{ID: id, TmuxName: TmuxName(id), Status: "error", Dir: Dir(root, id), Mode: "isolated"}, Error: err.Error()}
-	}
-	l := Listed{Session: *s}
-	if names == nil {
+		l := Listed{Session: Session{ID: id, TmuxName: TmuxName(id), Status: "error", Dir: dir,
+			UnitDir: filepath.Join(dir, "unit"), WorkflowsDir: filepath.Join(dir, "workflows"), Root: root, Mode: "isolated"}}
+		switch {
+		case creator == creatorLive:
+			l.Status = "creating"
+		case creator == creatorGone || isEmptyDir(dir):
+			l.Error = "creation interrupted"
+		default:
+			l.Error = err.Error()
+		}
 		return l
 	}
-	switch alive := names[s.TmuxName]; {
-	case s.Status == "active" && !alive:
+	l := Listed{Session: *s}
+	switch {
+	case s.Status == "creating" && creator == creatorLive:
+	case s.Status == "creating":
+		l.Status, l.Error = "error", "creation interrupted"
+	case names == nil:
+	case s.Status == "active" && !names[s.TmuxName]:
 		l.Status = "stopped"
-	case s.Status == "creating" && !alive:
-		l.Status, l.Error = "error", "creation did not finish"
 	}
 	return l
 }

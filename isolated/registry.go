@@ -1,27 +1,41 @@
 package isolated
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 
-	"mas/envfile"
+	"mas/internal/safefile"
 )
 
 // The registry is two files under $ROOT/sessions, both written only while
 // holding an exclusive flock on sessions/.lock: .sessions.index, a JSON
 // list of sessions in the original tool's shape, and .index, an
-// append-only journal of "<id>:<status>:<unix seconds>" lines.
+// append-only journal of "<id>:<status>:<unix seconds>" lines. All three
+// are opened through safefile: a symbolic link or a special file in their
+// place is refused, never followed.
 const (
 	indexName   = ".sessions.index"
 	journalName = ".index"
 	lockName    = ".lock"
+
+	// maxIndexSize caps what is read of .sessions.index: 64,000 sessions
+	// or so. A larger file is treated as corrupt and rebuilt from the
+	// session directories, the source of truth.
+	maxIndexSize = 16 << 20
+	// lockWait bounds a wait for the registry lock.
+	lockWait = 10 * time.Second
+	// maxHolder caps the holder line of the lock file, written and read.
+	maxHolder = 256
 )
 
 type index struct {
@@ -40,7 +54,9 @@ type indexEntry struct {
 
 func sessionsDir(root string) string { return filepath.Join(root, "sessions") }
 
-// ensureSessionsDir creates $ROOT/sessions with mode 0755 if needed.
+// ensureSessionsDir creates $ROOT/sessions with mode 0755 if needed. A
+// sessions that is a symbolic link is refused: every write under it would
+// land outside the root.
 func ensureSessionsDir(root string) error {
 	dir := sessionsDir(root)
 	err := os.Mkdir(dir, 0o755)
@@ -48,7 +64,7 @@ func ensureSessionsDir(root string) error {
 	case err == nil:
 		return os.Chmod(dir, 0o755)
 	case errors.Is(err, os.ErrExist):
-		return nil
+		return checkSessionsDir(root)
 	case errors.Is(err, os.ErrNotExist):
 		if err := os.MkdirAll(root, 0o755); err != nil {
 			return err
@@ -58,31 +74,130 @@ func ensureSessionsDir(root string) error {
 	return err
 }
 
-// locked runs fn while holding the registry lock.
-func locked(root string, fn func() error) error {
+// checkSessionsDir refuses a sessions directory that is a link or not a
+// directory; one that does not exist is fine.
+func checkSessionsDir(root string) error {
+	dir := sessionsDir(root)
+	fi, err := os.Lstat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return &safefile.Error{Path: dir, Err: safefile.ErrSymlink}
+	case !fi.IsDir():
+		return fmt.Errorf("%s: not a directory", dir)
+	}
+	return nil
+}
+
+// LockTimeoutError is a registry lock that another process held for the
+// whole wait.
+type LockTimeoutError struct {
+	Path   string
+	Holder string // what the holder wrote in the lock file, or ""
+	Wait   time.Duration
+}
+
+func (e *LockTimeoutError) Error() string {
+	holder := "another process (it did not say which)"
+	if e.Holder != "" {
+		holder = e.Holder
+	}
+	return fmt.Sprintf("registry lock %s is held by %s; gave up after %v", e.Path, holder, e.Wait)
+}
+
+// locked runs fn while holding the registry lock, waiting for it at most
+// lockWait.
+func locked(ctx context.Context, root string, fn func() error) error {
+	return lockedFor(ctx, root, lockWait, fn)
+}
+
+// lockedFor is locked with a given wait. The wait polls a non-blocking
+// flock, so that ctx (Ctrl-C) ends it at once. The holder writes its pid
+// and command into the lock file, for the error of a waiter that gives
+// up, and empties it when it lets go.
+func lockedFor(ctx context.Context, root string, wait time.Duration, fn func() error) error {
 	if err := ensureSessionsDir(root); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(filepath.Join(sessionsDir(root), lockName), os.O_RDWR|os.O_CREATE, 0o600)
+	path := filepath.Join(sessionsDir(root), lockName)
+	f, err := safefile.Open(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return err
+		return fmt.Errorf("open registry lock: %w", err)
 	}
 	defer f.Close()
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		return fmt.Errorf("lock %s: %w", f.Name(), err)
+	deadline := time.Now().Add(wait)
+	for delay := time.Millisecond; ; delay = min(2*delay, 20*time.Millisecond) {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			return fmt.Errorf("lock %s: %w", path, err)
+		}
+		if time.Now().After(deadline) {
+			return &LockTimeoutError{Path: path, Holder: readHolder(f), Wait: wait}
+		}
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("wait for registry lock %s: %w", path, context.Cause(ctx))
+		case <-t.C:
+		}
 	}
 	defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	// Who holds the lock is for people; a full disk must not fail the
+	// command for it.
+	if f.Truncate(0) == nil {
+		f.WriteAt([]byte(holderLine()), 0)
+	}
+	defer f.Truncate(0)
 	return fn()
+}
+
+// holderLine says who holds the lock: "pid 1234: mas session create".
+func holderLine() string {
+	line := fmt.Sprintf("pid %d: mas %s", os.Getpid(), strings.Join(os.Args[1:], " "))
+	return printable(strings.TrimSpace(line))
+}
+
+// readHolder reads what the holder wrote, at most maxHolder bytes, as one
+// printable line; f was opened through safefile.
+func readHolder(f *os.File) string {
+	buf := make([]byte, maxHolder)
+	n, _ := f.ReadAt(buf, 0)
+	line, _, _ := strings.Cut(string(buf[:n]), "\n")
+	return printable(strings.TrimSpace(line))
+}
+
+// printable keeps at most maxHolder bytes of s and replaces what a
+// terminal would interpret.
+func printable(s string) string {
+	if len(s) > maxHolder {
+		s = s[:maxHolder]
+	}
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == 0xfffd || 0x80 <= r && r < 0xa0 {
+			return '?'
+		}
+		return r
+	}, strings.ToValidUTF8(s, "?"))
 }
 
 func readIndex(root string) (*index, error) {
 	path := filepath.Join(sessionsDir(root), indexName)
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, maxIndexSize)
 	if errors.Is(err, os.ErrNotExist) {
 		return &index{Version: "1.0", Sessions: []indexEntry{}}, nil
 	}
+	if errors.Is(err, safefile.ErrTooLarge) {
+		return nil, &corruptIndexError{path, err}
+	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("read session index: %w", err)
 	}
 	var ix index
 	if err := json.Unmarshal(data, &ix); err != nil {
@@ -94,13 +209,28 @@ func readIndex(root string) (*index, error) {
 	return &ix, nil
 }
 
-// corruptIndexError is an index that is not the JSON we write.
+// corruptIndexError is an index that is not the JSON we write, or one
+// larger than maxIndexSize.
 type corruptIndexError struct {
 	path string
 	err  error
 }
 
 func (e *corruptIndexError) Error() string { return fmt.Sprintf("%s is corrupt: %v", e.path, e.err) }
+
+// readOrRebuildIndex reads the index; a corrupt one is rebuilt from the
+// session directories, with a warning.
+func readOrRebuildIndex(root string, warn io.Writer) (*index, error) {
+	ix, err := readIndex(root)
+	var corrupt *corruptIndexError
+	if errors.As(err, &corrupt) {
+		if warn != nil {
+			fmt.Fprintf(warn, "mas: warning: %v; rebuilding it from the session directories\n", err)
+		}
+		return rebuildIndex(root)
+	}
+	return ix, err
+}
 
 // rebuildIndex makes an index from the session directories, the source
 // of truth; sessions whose .session cannot be read are left out.
@@ -115,7 +245,7 @@ func rebuildIndex(root string) (*index, error) {
 		if err != nil {
 			continue
 		}
-		ix.Sessions = append(ix.Sessions, indexEntry{SessionID: id, TmuxSession: s.TmuxName, Status: s.Status, CreatedAt: s.CreatedAt, WorkingDir: s.Dir})
+		ix.Sessions = append(ix.Sessions, s.entry())
 	}
 	return ix, nil
 }
@@ -126,13 +256,13 @@ func writeIndex(root string, ix *index, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	return envfile.WriteAtomic(filepath.Join(sessionsDir(root), indexName), append(data, '\n'), 0o644)
+	return safefile.WriteAtomic(filepath.Join(sessionsDir(root), indexName), append(data, '\n'), 0o644)
 }
 
 func appendJournal(root, id, status string, now time.Time) error {
-	f, err := os.OpenFile(filepath.Join(sessionsDir(root), journalName), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := safefile.Open(filepath.Join(sessionsDir(root), journalName), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
-		return err
+		return fmt.Errorf("open session journal: %w", err)
 	}
 	_, err = fmt.Fprintf(f, "%s:%s:%d\n", id, status, now.Unix())
 	if cerr := f.Close(); err == nil {
@@ -144,16 +274,9 @@ func appendJournal(root, id, status string, now time.Time) error {
 // record sets the status of a session in the index, adding its entry when
 // missing, and journals the change; status "" removes the entry (and
 // journals "error", the end of a session that never became active).
-func record(root string, e indexEntry, now time.Time, warn io.Writer) error {
-	return locked(root, func() error {
-		ix, err := readIndex(root)
-		var corrupt *corruptIndexError
-		if errors.As(err, &corrupt) {
-			if warn != nil {
-				fmt.Fprintf(warn, "mas: warning: %v; rebuilding it from the session directories\n", err)
-			}
-			ix, err = rebuildIndex(root)
-		}
+func record(ctx context.Context, root string, e indexEntry, now time.Time, warn io.Writer) error {
+	return locked(ctx, root, func() error {
+		ix, err := readOrRebuildIndex(root, warn)
 		if err != nil {
 			return err
 		}

@@ -27,6 +27,13 @@ type Session struct {
 
 // Load reads the .session file of session id under root. Files written by
 // the original tool, without our MAS_* keys, are read too.
+//
+// What a session is called and where it lives are derived from root and
+// id, never taken from the file: the tmux name is mas-<first 8 characters
+// of id> and the directories are under root/sessions/<id>. A file whose
+// SESSION_ID, TMUX_SESSION, SESSION_DIR, MAS_SESSION_DIR, UNIT_DIR,
+// WORKFLOWS_DIR, MAS_WORKSPACE_ROOT or MAS_SESSION_MODE says otherwise is
+// an *InconsistentError.
 func Load(root, id string) (*Session, error) {
 	dir := Dir(root, id)
 	fi, err := os.Lstat(dir)
@@ -36,38 +43,81 @@ func Load(root, id string) (*Session, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("session %s: %s is not a directory (a symbolic link?)", id, dir)
 	}
-	vars, err := envfile.Read(filepath.Join(dir, ".session"), envfile.SessionKeys)
+	file := filepath.Join(dir, ".session")
+	vars, err := envfile.Read(file, envfile.SessionKeys)
 	if err != nil {
 		return nil, err
 	}
 	m := envfile.Map(vars)
 	for _, k := range []string{"SESSION_ID", "TMUX_SESSION", "UNIT_DIR", "WORKFLOWS_DIR", "SESSION_DIR"} {
 		if m[k] == "" {
-			return nil, fmt.Errorf("%s: %s is missing", filepath.Join(dir, ".session"), k)
+			return nil, fmt.Errorf("%s: %s is missing", file, k)
 		}
-	}
-	if m["SESSION_ID"] != id {
-		return nil, fmt.Errorf("%s: SESSION_ID %s does not match its directory", filepath.Join(dir, ".session"), m["SESSION_ID"])
 	}
 	s := &Session{
 		home:         dir,
 		ID:           id,
-		TmuxName:     m["TMUX_SESSION"],
+		TmuxName:     TmuxName(id),
 		Status:       m["STATUS"],
 		CreatedAt:    m["CREATED_AT"],
-		Dir:          m["SESSION_DIR"],
-		UnitDir:      m["UNIT_DIR"],
-		WorkflowsDir: m["WORKFLOWS_DIR"],
-		Root:         m["MAS_WORKSPACE_ROOT"],
-		Mode:         m["MAS_SESSION_MODE"],
+		Dir:          dir,
+		UnitDir:      filepath.Join(dir, "unit"),
+		WorkflowsDir: filepath.Join(dir, "workflows"),
+		Root:         root,
+		Mode:         "isolated",
 	}
-	if s.Root == "" {
-		s.Root = root
+	derived := []struct {
+		key, want string
+		path      bool // a path: another spelling of the same directory is fine
+		optional  bool // the original tool does not write it
+	}{
+		{"SESSION_ID", s.ID, false, false},
+		{"TMUX_SESSION", s.TmuxName, false, false},
+		{"SESSION_DIR", s.Dir, true, false},
+		{"MAS_SESSION_DIR", s.Dir, true, true},
+		{"UNIT_DIR", s.UnitDir, true, false},
+		{"WORKFLOWS_DIR", s.WorkflowsDir, true, false},
+		{"MAS_WORKSPACE_ROOT", s.Root, true, true},
+		{"MAS_SESSION_MODE", s.Mode, false, true},
 	}
-	if s.Mode == "" {
-		s.Mode = "isolated"
+	for _, d := range derived {
+		got, ok := m[d.key]
+		if !ok && d.optional || got == d.want || d.path && samePath(got, d.want) {
+			continue
+		}
+		return nil, &InconsistentError{File: file, Key: d.key, Got: got, Want: d.want}
 	}
 	return s, nil
+}
+
+// InconsistentError is a .session file that names another session, tmux
+// session or directory than the one derived from where it is.
+type InconsistentError struct {
+	File, Key string
+	Got, Want string
+}
+
+func (e *InconsistentError) Error() string {
+	return fmt.Sprintf("%s: inconsistent: %s is %q, but this session's is %q", e.File, e.Key, e.Got, e.Want)
+}
+
+// samePath reports whether a path from a file names the same existing
+// directory as want: the root may be reached through a link.
+func samePath(got, want string) bool {
+	if !filepath.IsAbs(got) {
+		return false
+	}
+	a, err := os.Stat(got)
+	if err != nil {
+		return false
+	}
+	b, err := os.Stat(want)
+	return err == nil && os.SameFile(a, b)
+}
+
+// entry is the session's registry entry.
+func (s *Session) entry() indexEntry {
+	return indexEntry{SessionID: s.ID, TmuxSession: s.TmuxName, Status: s.Status, CreatedAt: s.CreatedAt, WorkingDir: s.Dir}
 }
 
 // Environment is the environment of the session's tmux session and of

@@ -12,26 +12,48 @@ import (
 // Stop ends a session: its tmux session is killed, its .session and
 // metadata.json say "stopped", the registry records it; the directory and
 // everything the agents wrote stay. Stopping a stopped session is not an
-// error.
-// Warnings (a rebuilt index) go to warn.
+// error. Warnings (a rebuilt index) go to warn.
+//
+// The tmux session killed is always mas-<first 8 characters of id>,
+// whatever the .session file says. A .session that cannot be read or is
+// inconsistent is left as it is, and nothing is recorded: the tmux session
+// is killed and a *RecordError says why the stop was not written down.
+// When the files cannot be written (a read-only or full disk), the tmux
+// session is killed all the same and a *RecordError says so; the next
+// List shows the session stopped, as its tmux session is gone.
 func Stop(ctx context.Context, c tmux.Client, root, id string, now time.Time, warn io.Writer) (*Session, error) {
-	s, err := Load(root, id)
-	if err != nil {
-		// Still make sure no agent of it runs on.
-		layout.Kill(ctx, c, TmuxName(id))
-		return nil, err
+	name := TmuxName(id)
+	s, loadErr := Load(root, id)
+	if err := layout.Kill(ctx, c, name); err != nil {
+		return nil, &StepError{"kill tmux session " + name, err}
 	}
-	if err := layout.Kill(ctx, c, s.TmuxName); err != nil {
-		return nil, &StepError{"kill tmux session " + s.TmuxName, err}
+	if loadErr != nil {
+		return nil, &RecordError{TmuxName: name, Untrusted: true, Err: loadErr}
 	}
 	s.Status = "stopped"
 	if err := s.save(); err != nil {
-		return nil, &StepError{"write session files", err}
+		return s, &RecordError{TmuxName: name, Err: err}
 	}
-	entry := indexEntry{SessionID: id, TmuxSession: s.TmuxName, Status: "stopped", CreatedAt: s.CreatedAt, WorkingDir: s.Dir}
-	if err := record(root, entry, now, warn); err != nil {
-		return nil, &StepError{"register session", err}
+	if err := record(ctx, root, s.entry(), now, warn); err != nil {
+		return s, &RecordError{TmuxName: name, Err: err}
 	}
 	s.logEvent(now, "stopped")
 	return s, nil
 }
+
+// RecordError is a stop whose tmux session was killed but that was not
+// written down.
+type RecordError struct {
+	TmuxName  string
+	Untrusted bool // the session's files were not trusted, so not written
+	Err       error
+}
+
+func (e *RecordError) Error() string {
+	if e.Untrusted {
+		return "stopped tmux session " + e.TmuxName + ", but did not record it: " + e.Err.Error() + " (the file is left as it is)"
+	}
+	return "stopped tmux session " + e.TmuxName + ", but could not record it: " + e.Err.Error()
+}
+
+func (e *RecordError) Unwrap() error { return e.Err }
