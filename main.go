@@ -85,14 +85,14 @@ const graceAfterSignal = 15 * time.Second
 // signal, or a command that has not ended within graceAfterSignal, ends
 // the program at once with 128+signal, as shells report it.
 func onSignals() (context.Context, func() syscall.Signal) {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	var got atomic.Int32
 	go func() {
 		sig := (<-sigs).(syscall.Signal)
 		got.Store(int32(sig))
-		cancel()
+		cancel(fmt.Errorf("%v signal received", sig))
 		select {
 		case again := <-sigs:
 			sig = again.(syscall.Signal)

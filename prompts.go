@@ -151,7 +151,7 @@ func (a *app) sendPrompts(ctx context.Context, session string, prompts []prompt)
 		}
 		select {
 		case <-ctx.Done():
-			return sent, ctx.Err()
+			return sent, context.Cause(ctx)
 		case <-time.After(100 * time.Millisecond):
 		}
 	}

@@ -177,6 +177,9 @@ func (r *Runner) exec(ctx context.Context, stdin io.Reader, args []string) ([]by
 		}
 		return nil, ErrNotFound
 	}
+	if ctx.Err() != nil {
+		err = context.Cause(ctx) // "interrupt signal received", not "context canceled"
+	}
 	e := &Error{Args: argv, ExitCode: -1, Stderr: strings.TrimSpace(stderr.String()), Err: err}
 	var exitErr *exec.ExitError
 	if errors.As(err, &exitErr) {
