@@ -95,3 +95,130 @@ team() {
 	[ "$(jq -r '[.sent, .total] | join("/")' <<<"$output")" = 1/1 ] || fail "$output"
 	[ "$(agent_input 00)" = fine ]
 }
+
+# iso_env sets up isolated sessions under $ROOT with a light agent and,
+# unless told "off", the background HTTP server on a free port.
+iso_env() {
+	export ROOT="$BATS_TEST_TMPDIR/root"
+	mkdir -p "$ROOT" "$BATS_TEST_TMPDIR/bin"
+	export MAS_ROOT="$ROOT" MAS_SESSION_MODE=isolated
+	printf '#!/bin/sh\nexec sleep 3600\n' >"$BATS_TEST_TMPDIR/bin/idle-agent"
+	chmod +x "$BATS_TEST_TMPDIR/bin/idle-agent"
+	export MAS_AGENT_COMMAND="$BATS_TEST_TMPDIR/bin/idle-agent" SHELL=/bin/sh
+	if [[ "${1:-}" != off ]]; then
+		unset MAS_HTTP
+		MAS_HTTP_PORT="$(free_port)"
+		export MAS_HTTP_PORT
+	fi
+}
+
+# decoy starts a process whose command line says "serve" (what the old
+# check trusted) and prints its pid; teardown ends it.
+decoy() {
+	(exec -a "sleep 1000 serve" sleep 1000) </dev/null >/dev/null 2>&1 3>&- &
+	echo $! >>"$BATS_TEST_TMPDIR/node.pids"
+	echo $!
+}
+
+# bats test_tags=security
+@test "a stale .mas_http.pid naming another process is never signalled, and stop removes it" {
+	iso_env off
+	local pid
+	pid="$(decoy)"
+	grep -q serve "/proc/$pid/cmdline"
+	echo "$pid" >"$ROOT/.mas_http.pid"
+	run --separate-stderr mas status
+	assert_success
+	assert_line "HTTP Server: stopped"
+	run --separate-stderr mas status --json
+	[ "$(jq -c .httpServer <<<"$output")" = '{"running":false}' ]
+	run --separate-stderr mas session create --no-attach
+	assert_success
+	run --separate-stderr mas session stop "$output"
+	assert_success
+	[[ "$stderr" != *"HTTP server stopped"* ]] || fail "$stderr"
+	kill -0 "$pid"
+	assert_file_not_exists "$ROOT/.mas_http.pid"
+}
+
+# bats test_tags=security
+@test "start replaces a stale pid file; the server's pid comes from its lock" {
+	iso_env
+	local decoy_pid
+	decoy_pid="$(decoy)"
+	echo "$decoy_pid" >"$ROOT/.mas_http.pid"
+	run --separate-stderr mas session create --no-attach
+	assert_success
+	local id="$output" pid
+	pid="$(cat "$ROOT/.mas_http.pid")"
+	[ "$pid" != "$decoy_pid" ]
+	[[ "$stderr" == *"[INFO] HTTP server started (PID $pid) on http://127.0.0.1:$MAS_HTTP_PORT"* ]] || fail "$stderr"
+	MAS_SESSION_ID="$id" run --separate-stderr mas status --json
+	[ "$(jq -c .httpServer <<<"$output")" = "{\"running\":true,\"pid\":$pid}" ]
+	# The server itself reports itself, and asking did not drop its lock.
+	run curl -fsS "http://127.0.0.1:$MAS_HTTP_PORT/status"
+	[ "$(jq -c .httpServer <<<"$output")" = "{\"running\":true,\"pid\":$pid}" ] || fail "$output"
+	MAS_SESSION_ID="$id" run --separate-stderr mas status --json
+	[ "$(jq -c .httpServer <<<"$output")" = "{\"running\":true,\"pid\":$pid}" ]
+	# Killed without a chance to clean up, it leaves a file nobody holds.
+	kill -KILL "$pid"
+	for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+	MAS_SESSION_ID="$id" run --separate-stderr mas status
+	assert_line "HTTP Server: stopped"
+	run --separate-stderr mas session stop "$id"
+	assert_success
+	kill -0 "$decoy_pid"
+	assert_file_not_exists "$ROOT/.mas_http.pid"
+}
+
+# bats test_tags=security
+@test "the server stays while a session of the root runs on another tmux socket; the last stop ends it" {
+	iso_env
+	run --separate-stderr mas session create --no-attach
+	assert_success
+	local a="$output" pid
+	pid="$(cat "$ROOT/.mas_http.pid")"
+	MAS_TMUX_SOCKET=x run --separate-stderr mas session create --no-attach
+	assert_success
+	local b="$output"
+	[[ "$stderr" == *"[INFO] HTTP server already running (PID $pid)"* ]] || fail "$stderr"
+	tmux -L x has-session -t "=mas-${b:0:8}"
+	run --separate-stderr mas session stop "$a"
+	assert_success
+	[[ "$stderr" != *"HTTP server stopped"* ]] || fail "$stderr"
+	kill -0 "$pid"
+	run curl -fsS "http://127.0.0.1:$MAS_HTTP_PORT/health"
+	assert_success
+	MAS_TMUX_SOCKET=x run --separate-stderr mas session stop "$b"
+	assert_success
+	[[ "$stderr" == *"[INFO] HTTP server stopped (PID $pid)"* ]] || fail "$stderr"
+	# Its lock is gone: it has exited (a zombie until its parent reaps it).
+	for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+	run kill -0 "$pid"
+	assert_failure
+	assert_file_not_exists "$ROOT/.mas_http.pid"
+	assert_file_not_exists "$ROOT/.mas_http.socket"
+	run curl -fsS "http://127.0.0.1:$MAS_HTTP_PORT/health"
+	assert_failure
+}
+
+# bats test_tags=security
+@test "stopping from the other socket first also leaves the server to the session on the default one" {
+	iso_env
+	MAS_TMUX_SOCKET=x run --separate-stderr mas session create --no-attach
+	assert_success
+	local b="$output" pid
+	pid="$(cat "$ROOT/.mas_http.pid")"
+	run --separate-stderr mas session create --no-attach
+	local a="$output"
+	MAS_TMUX_SOCKET=x run --separate-stderr mas session stop "$b"
+	assert_success
+	kill -0 "$pid"
+	run --separate-stderr mas session stop "$a"
+	assert_success
+	[[ "$stderr" == *"[INFO] HTTP server stopped (PID $pid)"* ]] || fail "$stderr"
+	# Its lock is gone: it has exited (a zombie until its parent reaps it).
+	for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+	run kill -0 "$pid"
+	assert_failure
+}
