@@ -107,7 +107,7 @@ func (b backend) Message(ctx context.Context, m api.MessageRequest) (*api.Messag
 	if err := layout.CheckText(m.Message); err != nil {
 		return nil, fmt.Errorf("%w: %v", api.ErrInvalid, err)
 	}
-	ids, unknown := roster.Expand(m.Target)
+	ids, unknown := roster.Recipients(m.Target)
 	if len(ids) == 0 || len(unknown) > 0 {
 		return nil, fmt.Errorf("%w: target %q names no agent in %q", api.ErrInvalid, m.Target, unknown)
 	}

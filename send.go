@@ -23,7 +23,7 @@ func (a *app) send(ctx context.Context, cc *cli.Context) error {
 	if err := layout.CheckText(message); err != nil {
 		return usagef("send: %v", err)
 	}
-	ids, unknown := roster.Expand(target)
+	ids, unknown := roster.Recipients(target)
 	if len(ids) == 0 {
 		return fmt.Errorf("invalid target: %q (see mas help for the target forms)", target)
 	}

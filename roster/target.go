@@ -20,15 +20,14 @@ var groups = map[string][]string{
 	"all":         {"00", "10", "11", "12", "13", "20", "21", "22", "23", "30", "31", "32", "33"},
 }
 
-// Expand turns a message target into agent ids, each once, in the order
-// they are first named: "00,00,agent-00,meta" is agent 00 once, and
-// "all,00" is the thirteen agents, so that an agent named several ways
-// receives a message once and counts once. A target is an agent id ("12"),
-// "agent-12", a window or unit name ("window1", "design"), "managers",
-// "workers", "all", or a comma-separated list of those whose parts are
-// trimmed of blanks. Matching is case-sensitive. Parts that name no agent —
-// including "01", "02" and "03", which look like ids but have no seat — are
-// returned in unknown, each once; empty parts of a list are ignored.
+// Expand turns a target into agent ids, in order and with duplicates
+// kept ("00,00" names agent 00 twice, as "list -u" of the bash tool
+// prints it twice). A target is an agent id ("12"), "agent-12", a window or
+// unit name ("window1", "design"), "managers", "workers", "all", or a
+// comma-separated list of those whose parts are trimmed of blanks.
+// Matching is case-sensitive. Parts that name no agent — including "01",
+// "02" and "03", which look like ids but have no seat — are returned in
+// unknown; empty parts of a list are ignored.
 func Expand(target string) (ids, unknown []string) {
 	for part := range strings.SplitSeq(target, ",") {
 		if strings.Contains(target, ",") {
@@ -37,20 +36,32 @@ func Expand(target string) (ids, unknown []string) {
 		if part == "" {
 			continue
 		}
-		named, ok := expandOne(part)
-		if !ok {
-			if !slices.Contains(unknown, part) {
-				unknown = append(unknown, part)
-			}
-			continue
-		}
-		for _, id := range named {
-			if !slices.Contains(ids, id) {
-				ids = append(ids, id)
-			}
+		if named, ok := expandOne(part); ok {
+			ids = append(ids, named...)
+		} else {
+			unknown = append(unknown, part)
 		}
 	}
 	return ids, unknown
+}
+
+// Recipients is Expand for a message: each agent once and each unknown
+// part once, in the order first named, so that an agent named several ways
+// ("00,00,agent-00,meta", "design,11", "all,00") receives the text once
+// and is counted once.
+func Recipients(target string) (ids, unknown []string) {
+	ids, unknown = Expand(target)
+	return uniq(ids), uniq(unknown)
+}
+
+func uniq(s []string) []string {
+	var out []string
+	for _, v := range s {
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // expandOne expands one part of a target list.
