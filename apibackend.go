@@ -8,6 +8,7 @@ import (
 
 	"mas/api"
 	"mas/isolated"
+	"mas/layout"
 	"mas/legacy"
 	"mas/roster"
 )
@@ -103,7 +104,10 @@ func (b backend) Stop(ctx context.Context, ref string) (*api.Session, error) {
 }
 
 func (b backend) Message(ctx context.Context, m api.MessageRequest) (*api.MessageResult, error) {
-	ids, unknown := roster.Expand(m.Target)
+	if err := layout.CheckText(m.Message); err != nil {
+		return nil, fmt.Errorf("%w: %v", api.ErrInvalid, err)
+	}
+	ids, unknown := roster.Recipients(m.Target)
 	if len(ids) == 0 || len(unknown) > 0 {
 		return nil, fmt.Errorf("%w: target %q names no agent in %q", api.ErrInvalid, m.Target, unknown)
 	}

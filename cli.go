@@ -67,17 +67,21 @@ type parsed struct {
 
 // normalize checks args against the command's spec and reorders them.
 // Flags may come before, between or after positionals, as they could with
-// the bash tool; "--" ends the flags.
+// the bash tool. "--" ends the flags: every argument after it is
+// positional ("send 00 -- -e" types "-e" without Enter). The first
+// c.literal positionals are taken whatever they look like ("send 00 -e"
+// types "-e"), and a "--" that is the last argument is one of them when a
+// literal positional is still missing ("send 00 --" types "--").
 func normalize(c *command, path string, args []string) (parsed, error) {
 	var flags, pos []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case len(pos) < c.literal && !(i == 0 && isHelp(a)):
-			pos = append(pos, a)
-		case a == "--":
+		case a == "--" && (i+1 < len(args) || len(pos) >= c.literal):
 			pos = append(pos, args[i+1:]...)
 			i = len(args)
+		case len(pos) < c.literal && !(i == 0 && isHelp(a)):
+			pos = append(pos, a)
 		case isHelp(a):
 			return parsed{help: true}, nil
 		case len(a) > 1 && a[0] == '-':

@@ -68,6 +68,9 @@ func configPrompts(data []byte) ([]prompt, error) {
 		if _, ok := roster.Lookup(id); !ok {
 			return fmt.Errorf("config: no agent has id %q", id)
 		}
+		if err := layout.CheckText(p.Prompt); err != nil {
+			return fmt.Errorf("config: prompt of agent %s: %w", id, err)
+		}
 		out = append(out, prompt{Agent: id, Text: p.Prompt})
 		return nil
 	}

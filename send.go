@@ -20,7 +20,10 @@ func (a *app) send(ctx context.Context, cc *cli.Context) error {
 	if message == "" {
 		return usagef("send: the message is empty")
 	}
-	ids, unknown := roster.Expand(target)
+	if err := layout.CheckText(message); err != nil {
+		return usagef("send: %v", err)
+	}
+	ids, unknown := roster.Recipients(target)
 	if len(ids) == 0 {
 		return fmt.Errorf("invalid target: %q (see mas help for the target forms)", target)
 	}

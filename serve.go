@@ -33,6 +33,9 @@ func (a *app) httpAddr(flag string) string {
 const listenFDEnv = "MAS_HTTP_LISTEN_FD"
 
 func (a *app) serve(ctx context.Context, cc *cli.Context) error {
+	if err := a.holdPidFile(); err != nil {
+		return err
+	}
 	token := a.e.getenv("MAS_API_TOKEN")
 	var ln net.Listener
 	if fd := a.e.getenv(listenFDEnv); fd != "" {

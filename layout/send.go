@@ -2,6 +2,7 @@ package layout
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -12,13 +13,43 @@ import (
 
 var bufferSeq atomic.Int64
 
+// ErrUntypable is the error of a text that Send refuses to type.
+var ErrUntypable = errors.New("cannot be typed as text")
+
+// pasteMarkers are the sequences that start and end a bracketed paste, in
+// their 7-bit (ESC [) and 8-bit (CSI, byte 0x9b, which UTF-8 U+009B also
+// contains) forms. Inside a paste, an end marker tells the program that
+// the paste is over: whatever follows would arrive as keys typed by the
+// user, Enter included.
+var pasteMarkers = []string{"\x1b[200~", "\x1b[201~", "\x9b200~", "\x9b201~"}
+
+// CheckText returns an error wrapping ErrUntypable when text cannot be
+// delivered as the text it is: it contains a NUL byte, which programs read
+// as the end of a string, or a bracketed-paste start or end sequence, which
+// would end the paste early. Such text is refused whole, never cleaned: a
+// message that is not sent as written is not sent at all.
+func CheckText(text string) error {
+	if i := strings.IndexByte(text, 0); i >= 0 {
+		return fmt.Errorf("message has a NUL byte at byte %d: %w", i, ErrUntypable)
+	}
+	for _, m := range pasteMarkers {
+		if i := strings.Index(text, m); i >= 0 {
+			return fmt.Errorf("message has the bracketed-paste sequence %q at byte %d, which would end the paste and type the rest as keys: %w", m, i, ErrUntypable)
+		}
+	}
+	return nil
+}
+
 // Send types text into each pane exactly as given, through a named paste
 // buffer (so that key names, a leading "-", a final ";" and newlines are
 // text, never keys or options), and presses Enter afterwards when enter is
-// set. All panes are served by one tmux call; if that fails, each pane is
+// set. Text that CheckText refuses reaches no pane. All panes are served by one tmux call; if that fails, each pane is
 // tried on its own so that the count of panes reached is exact. It returns
 // how many panes got the text.
 func Send(ctx context.Context, c tmux.Client, panes []string, text string, enter bool) (int, error) {
+	if err := CheckText(text); err != nil {
+		return 0, err
+	}
 	if len(panes) == 0 {
 		return 0, nil
 	}

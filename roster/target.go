@@ -1,6 +1,9 @@
 package roster
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // groups are the named targets; each expands to these ids in this order.
 var groups = map[string][]string{
@@ -17,32 +20,58 @@ var groups = map[string][]string{
 	"all":         {"00", "10", "11", "12", "13", "20", "21", "22", "23", "30", "31", "32", "33"},
 }
 
-// Expand turns a message target into agent ids, in order and with
-// duplicates kept ("00,00" names agent 00 twice). A target is an agent id
-// ("12"), "agent-12", a window or unit name ("window1", "design"), "managers",
-// "workers", "all", or a comma-separated list of those whose parts are
-// trimmed of blanks. Matching is case-sensitive. Parts that name no agent —
-// including "01", "02" and "03", which look like ids but have no seat — are
-// returned in unknown; empty parts of a list are ignored.
+// Expand turns a target into agent ids, in order and with duplicates
+// kept ("00,00" names agent 00 twice, as "list -u" of the bash tool
+// prints it twice). A target is an agent id ("12"), "agent-12", a window or
+// unit name ("window1", "design"), "managers", "workers", "all", or a
+// comma-separated list of those whose parts are trimmed of blanks.
+// Matching is case-sensitive. Parts that name no agent — including "01",
+// "02" and "03", which look like ids but have no seat — are returned in
+// unknown; empty parts of a list are ignored.
 func Expand(target string) (ids, unknown []string) {
-	if strings.Contains(target, ",") {
-		for part := range strings.SplitSeq(target, ",") {
+	for part := range strings.SplitSeq(target, ",") {
+		if strings.Contains(target, ",") {
 			part = strings.TrimSpace(part)
-			if part == "" {
-				continue
-			}
-			i, u := Expand(part)
-			ids = append(ids, i...)
-			unknown = append(unknown, u...)
 		}
-		return ids, unknown
+		if part == "" {
+			continue
+		}
+		if named, ok := expandOne(part); ok {
+			ids = append(ids, named...)
+		} else {
+			unknown = append(unknown, part)
+		}
 	}
-	if g, ok := groups[target]; ok {
-		return append([]string(nil), g...), nil
+	return ids, unknown
+}
+
+// Recipients is Expand for a message: each agent once and each unknown
+// part once, in the order first named, so that an agent named several ways
+// ("00,00,agent-00,meta", "design,11", "all,00") receives the text once
+// and is counted once.
+func Recipients(target string) (ids, unknown []string) {
+	ids, unknown = Expand(target)
+	return uniq(ids), uniq(unknown)
+}
+
+func uniq(s []string) []string {
+	var out []string
+	for _, v := range s {
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
 	}
-	id := strings.TrimPrefix(target, "agent-")
+	return out
+}
+
+// expandOne expands one part of a target list.
+func expandOne(part string) ([]string, bool) {
+	if g, ok := groups[part]; ok {
+		return g, true
+	}
+	id := strings.TrimPrefix(part, "agent-")
 	if _, ok := names[id]; ok {
-		return []string{id}, nil
+		return []string{id}, true
 	}
-	return nil, []string{target}
+	return nil, false
 }

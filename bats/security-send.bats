@@ -1,0 +1,224 @@
+#!/usr/bin/env bats
+# Issue 14 points 10 and 11: what send delivers, and which process the
+# background HTTP server is.
+
+load helpers
+
+setup() {
+	common_setup
+	skip_if_original "hardening of the rewrite (issue 14)"
+}
+
+teardown() {
+	tmux -L x kill-server 2>/dev/null || true
+	common_teardown
+}
+
+# team starts the legacy team of stub agents in $WORK.
+team() {
+	use_stub_agent
+	make_templates "$WORK"
+	run --separate-stderr mas start --no-attach
+	assert_success
+	wait_agents
+}
+
+# bats test_tags=security
+@test "a message that would end the bracketed paste is refused and reaches no agent" {
+	team
+	local msg
+	for msg in $'ok\e[201~\rtouch pwned\r' $'\e[200~x' $'a\xc2\x9b201~b'; do
+		run --separate-stderr mas send all "$msg" -e
+		assert_failure 2
+		assert_output ""
+		[[ "$stderr" == 'mas: send: message has the bracketed-paste sequence "'*'" at byte '*', which would end the paste and type the rest as keys: cannot be typed as text' ]] || fail "$stderr"
+	done
+	[ "$stderr" = 'mas: send: message has the bracketed-paste sequence "\x9b201~" at byte 2, which would end the paste and type the rest as keys: cannot be typed as text' ]
+	local nn
+	for nn in 00 10 21 33; do
+		[ "$(agent_input "$nn")" = "''" ] || fail "agent $nn read $(agent_input "$nn")"
+	done
+	assert_file_not_exists "$WORK/pwned"
+}
+
+# bats test_tags=security
+@test "send 00 -- -e types -e without Enter; after the message, -- makes -e a positional" {
+	team
+	run --separate-stderr mas send 00 -- -e
+	assert_success
+	assert_output "[SUCCESS] Message sent to 1/1 agents"
+	[ "$(agent_input 00)" = "-e" ] || fail "agent 00 read $(agent_input 00)"
+	run --separate-stderr mas send 00 -- --
+	assert_success
+	[ "$(agent_input 00)" = "--" ]
+	run --separate-stderr mas send 00 hi -- -e
+	assert_failure 2
+	assert_output ""
+	[ "$stderr" = 'mas: send: unexpected argument "-e"' ]
+	[ "$(agent_input 00)" = "''" ]
+}
+
+# bats test_tags=security
+@test "an agent named several ways in one target receives the text once and counts once" {
+	team
+	run --separate-stderr mas send 00,00,agent-00,meta once
+	assert_success
+	assert_output "[SUCCESS] Message sent to 1/1 agents"
+	[ "$(agent_input 00)" = once ]
+	run --separate-stderr mas send design,11,agent-13 twice -e
+	assert_success
+	assert_output "[SUCCESS] Message sent to 4/4 agents"
+	local nn
+	for nn in 10 11 12 13; do
+		[ "$(agent_input "$nn")" = "$(printf %q $'twice\r')" ] || fail "agent $nn read $(agent_input "$nn")"
+	done
+	run --separate-stderr mas send all,00 all
+	assert_success
+	assert_output "[SUCCESS] Message sent to 13/13 agents"
+	[ "$(agent_input 00)" = all ]
+	[ "$(agent_input 33)" = all ]
+}
+
+# bats test_tags=security
+@test "POST /message with a NUL or a paste end sequence is a 400 and reaches no agent" {
+	team
+	start_serve "$WORK"
+	local body
+	for body in '{"target": "00", "message": "a\u0000b"}' '{"target": "all", "message": "ok\u001b[201~\rid\r", "execute": true}'; do
+		run curl -sS -w '\n%{http_code}' -X POST "$API/message" -H 'Content-Type: application/json' -d "$body"
+		[ "${lines[-1]}" = 400 ] || fail "$output"
+		[[ "$(sed '$d' <<<"$output" | jq -r .error)" == "invalid request: message has "*"cannot be typed as text" ]] || fail "$output"
+	done
+	[ "$(agent_input 00)" = "''" ]
+	[ "$(agent_input 21)" = "''" ]
+	run curl -sS -X POST "$API/message" -H 'Content-Type: application/json' -d '{"target": "00,meta", "message": "fine"}'
+	[ "$(jq -r '[.sent, .total] | join("/")' <<<"$output")" = 1/1 ] || fail "$output"
+	[ "$(agent_input 00)" = fine ]
+}
+
+# iso_env sets up isolated sessions under $ROOT with a light agent and,
+# unless told "off", the background HTTP server on a free port.
+iso_env() {
+	export ROOT="$BATS_TEST_TMPDIR/root"
+	mkdir -p "$ROOT" "$BATS_TEST_TMPDIR/bin"
+	export MAS_ROOT="$ROOT" MAS_SESSION_MODE=isolated
+	printf '#!/bin/sh\nexec sleep 3600\n' >"$BATS_TEST_TMPDIR/bin/idle-agent"
+	chmod +x "$BATS_TEST_TMPDIR/bin/idle-agent"
+	export MAS_AGENT_COMMAND="$BATS_TEST_TMPDIR/bin/idle-agent" SHELL=/bin/sh
+	if [[ "${1:-}" != off ]]; then
+		unset MAS_HTTP
+		MAS_HTTP_PORT="$(free_port)"
+		export MAS_HTTP_PORT
+	fi
+}
+
+# decoy starts a process whose command line says "serve" (what the old
+# check trusted) and prints its pid; teardown ends it.
+decoy() {
+	(exec -a "sleep 1000 serve" sleep 1000) </dev/null >/dev/null 2>&1 3>&- &
+	echo $! >>"$BATS_TEST_TMPDIR/node.pids"
+	echo $!
+}
+
+# bats test_tags=security
+@test "a stale .mas_http.pid naming another process is never signalled, and stop removes it" {
+	iso_env off
+	local pid
+	pid="$(decoy)"
+	grep -q serve "/proc/$pid/cmdline"
+	echo "$pid" >"$ROOT/.mas_http.pid"
+	run --separate-stderr mas status
+	assert_success
+	assert_line "HTTP Server: stopped"
+	run --separate-stderr mas status --json
+	[ "$(jq -c .httpServer <<<"$output")" = '{"running":false}' ]
+	run --separate-stderr mas session create --no-attach
+	assert_success
+	run --separate-stderr mas session stop "$output"
+	assert_success
+	[[ "$stderr" != *"HTTP server stopped"* ]] || fail "$stderr"
+	kill -0 "$pid"
+	assert_file_not_exists "$ROOT/.mas_http.pid"
+}
+
+# bats test_tags=security
+@test "start replaces a stale pid file; the server's pid comes from its lock" {
+	iso_env
+	local decoy_pid
+	decoy_pid="$(decoy)"
+	echo "$decoy_pid" >"$ROOT/.mas_http.pid"
+	run --separate-stderr mas session create --no-attach
+	assert_success
+	local id="$output" pid
+	pid="$(cat "$ROOT/.mas_http.pid")"
+	[ "$pid" != "$decoy_pid" ]
+	[[ "$stderr" == *"[INFO] HTTP server started (PID $pid) on http://127.0.0.1:$MAS_HTTP_PORT"* ]] || fail "$stderr"
+	MAS_SESSION_ID="$id" run --separate-stderr mas status --json
+	[ "$(jq -c .httpServer <<<"$output")" = "{\"running\":true,\"pid\":$pid}" ]
+	# The server itself reports itself, and asking did not drop its lock.
+	run curl -fsS "http://127.0.0.1:$MAS_HTTP_PORT/status"
+	[ "$(jq -c .httpServer <<<"$output")" = "{\"running\":true,\"pid\":$pid}" ] || fail "$output"
+	MAS_SESSION_ID="$id" run --separate-stderr mas status --json
+	[ "$(jq -c .httpServer <<<"$output")" = "{\"running\":true,\"pid\":$pid}" ]
+	# Killed without a chance to clean up, it leaves a file nobody holds.
+	kill -KILL "$pid"
+	for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+	MAS_SESSION_ID="$id" run --separate-stderr mas status
+	assert_line "HTTP Server: stopped"
+	run --separate-stderr mas session stop "$id"
+	assert_success
+	kill -0 "$decoy_pid"
+	assert_file_not_exists "$ROOT/.mas_http.pid"
+}
+
+# bats test_tags=security
+@test "the server stays while a session of the root runs on another tmux socket; the last stop ends it" {
+	iso_env
+	run --separate-stderr mas session create --no-attach
+	assert_success
+	local a="$output" pid
+	pid="$(cat "$ROOT/.mas_http.pid")"
+	MAS_TMUX_SOCKET=x run --separate-stderr mas session create --no-attach
+	assert_success
+	local b="$output"
+	[[ "$stderr" == *"[INFO] HTTP server already running (PID $pid)"* ]] || fail "$stderr"
+	tmux -L x has-session -t "=mas-${b:0:8}"
+	run --separate-stderr mas session stop "$a"
+	assert_success
+	[[ "$stderr" != *"HTTP server stopped"* ]] || fail "$stderr"
+	kill -0 "$pid"
+	run curl -fsS "http://127.0.0.1:$MAS_HTTP_PORT/health"
+	assert_success
+	MAS_TMUX_SOCKET=x run --separate-stderr mas session stop "$b"
+	assert_success
+	[[ "$stderr" == *"[INFO] HTTP server stopped (PID $pid)"* ]] || fail "$stderr"
+	# Its lock is gone: it has exited (a zombie until its parent reaps it).
+	for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+	run kill -0 "$pid"
+	assert_failure
+	assert_file_not_exists "$ROOT/.mas_http.pid"
+	assert_file_not_exists "$ROOT/.mas_http.socket"
+	run curl -fsS "http://127.0.0.1:$MAS_HTTP_PORT/health"
+	assert_failure
+}
+
+# bats test_tags=security
+@test "stopping from the other socket first also leaves the server to the session on the default one" {
+	iso_env
+	MAS_TMUX_SOCKET=x run --separate-stderr mas session create --no-attach
+	assert_success
+	local b="$output" pid
+	pid="$(cat "$ROOT/.mas_http.pid")"
+	run --separate-stderr mas session create --no-attach
+	local a="$output"
+	MAS_TMUX_SOCKET=x run --separate-stderr mas session stop "$b"
+	assert_success
+	kill -0 "$pid"
+	run --separate-stderr mas session stop "$a"
+	assert_success
+	[[ "$stderr" == *"[INFO] HTTP server stopped (PID $pid)"* ]] || fail "$stderr"
+	# Its lock is gone: it has exited (a zombie until its parent reaps it).
+	for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+	run kill -0 "$pid"
+	assert_failure
+}

@@ -1,0 +1,49 @@
+package layout
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"mas/tmux"
+)
+
+func TestSendRefusesUntypableText(t *testing.T) {
+	tests := []struct {
+		text string
+		ok   bool
+		why  string
+	}{
+		{"plain text", true, "ordinary text is typed"},
+		{"\x1b[A C-c Enter \x03 tab\tcr\rlf\n", true, "escapes, control keys and key names are pasted as text, as documented"},
+		{"\x1b[201", true, "an end marker without its final ~ ends nothing"},
+		{"[201~ 201~", true, "the marker's tail without ESC is text"},
+		{"\u00e9\u65e5", true, "unicode is text"},
+		{"ok\x1b[201~\rrm -rf ~\r", false, "issue 14: ESC[201~ ends the paste: the rest would run as typed keys"},
+		{"\x1b[200~nested", false, "ESC[200~ starts a paste inside the paste"},
+		{"a\x9b201~b", false, "8-bit CSI end marker (byte 0x9b)"},
+		{"a\u009b200~b", false, "U+009B, the UTF-8 form of the 8-bit CSI"},
+		{"a\x00b", false, "issue 14: a NUL cannot be typed (programs read it as the end of the text)"},
+		{"\x00", false, "a lone NUL"},
+	}
+	for _, tt := range tests {
+		rec := &tmux.Recorder{}
+		n, err := Send(context.Background(), rec, []string{"%1", "%2"}, tt.text, true)
+		calls := rec.Calls()
+		switch {
+		case tt.ok && (err != nil || n != 2 || len(calls) != 1):
+			t.Errorf("Send(%q) = %d, %v with %d tmux calls; want 2 panes in one call (%s)", tt.text, n, err, len(calls), tt.why)
+		case !tt.ok && (!errors.Is(err, ErrUntypable) || n != 0 || len(calls) != 0):
+			t.Errorf("Send(%q) = %d, %v with tmux calls %q; want ErrUntypable and no tmux call (%s)", tt.text, n, err, calls, tt.why)
+		}
+		if err := CheckText(tt.text); (err == nil) != tt.ok {
+			t.Errorf("CheckText(%q) = %v (%s)", tt.text, err, tt.why)
+		}
+	}
+}
+
+func ExampleCheckText() {
+	fmt.Println(CheckText("hi\x1b[201~\r"))
+	// Output: message has the bracketed-paste sequence "\x1b[201~" at byte 2, which would end the paste and type the rest as keys: cannot be typed as text
+}

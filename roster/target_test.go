@@ -1,0 +1,32 @@
+package roster
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRecipients(t *testing.T) {
+	tests := []struct {
+		target  string
+		ids     string // space-separated
+		unknown string
+		why     string
+	}{
+		{"00,00,agent-00,meta", "00", "", "issue 14: an agent named four ways receives the text once (the old send typed it four times)"},
+		{"design,11,agent-13", "10 11 12 13", "", "issue 14: a unit and some of its agents overlap"},
+		{"design,21", "10 11 12 13 21", "", "no overlap: nothing dropped"},
+		{"all,00", "00 10 11 12 13 20 21 22 23 30 31 32 33", "", "issue 14: all and one of them is still thirteen"},
+		{"workers,managers", "11 12 13 21 22 23 31 32 33 00 10 20 30", "", "first-seen order across groups"},
+		{"nope,00,nope", "00", "nope", "an unknown part is reported once"},
+		{"00, 11,window2,agent-33,nope", "00 11 20 21 22 23 33", "nope", "the plain list of bats/send.bats is unchanged"},
+	}
+	for _, tt := range tests {
+		ids, unknown := Recipients(tt.target)
+		if got := strings.Join(ids, " "); got != tt.ids {
+			t.Errorf("Recipients(%q) ids = %q, want %q (%s)", tt.target, got, tt.ids, tt.why)
+		}
+		if got := strings.Join(unknown, " "); got != tt.unknown {
+			t.Errorf("Recipients(%q) unknown = %q, want %q (%s)", tt.target, got, tt.unknown, tt.why)
+		}
+	}
+}
