@@ -247,6 +247,9 @@ func (a *app) startHTTP(root string) {
 		return
 	}
 	fmt.Fprintf(a.e.stderr, "[INFO] HTTP server started (PID %d) on http://%s\n", pid, addr)
+	if a.e.getenv("MAS_API_TOKEN") != "" {
+		fmt.Fprintf(a.e.stderr, "[INFO] web page login URL (one use): in %s\n", filepath.Join(root, ".mas_http.log"))
+	}
 }
 
 // launchServer starts "mas serve" on ln and waits until it holds the pid
@@ -267,6 +270,11 @@ func (a *app) launchServer(root string, ln *net.TCPListener) (int, error) {
 		return 0, err
 	}
 	defer logf.Close()
+	// With a token the log holds the page's login URL: only its owner may
+	// read it, whatever mode an older log had.
+	if err := logf.Chmod(0o600); err != nil {
+		return 0, err
+	}
 	ready, readyW, err := os.Pipe()
 	if err != nil {
 		return 0, err

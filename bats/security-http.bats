@@ -114,9 +114,14 @@ run_session() {
 	unset MAS_HTTP
 	export MAS_HTTP_PORT MAS_API_TOKEN=s3cret MAS_SESSION_MODE=isolated MAS_ROOT="$ROOT"
 	MAS_HTTP_PORT="$(free_port)"
+	# A log an older run left readable to others is made private.
+	mkdir -p "$ROOT"
+	echo "old line" >"$ROOT/.mas_http.log"
+	chmod 644 "$ROOT/.mas_http.log"
 	run --separate-stderr mas session create --no-attach
 	assert_success
 	[ "$(stat -c %a "$ROOT/.mas_http.log")" = 600 ]
+	[[ "$stderr" == *"[INFO] web page login URL (one use): in $ROOT/.mas_http.log"* ]] || fail "$stderr"
 	local url
 	for _ in $(seq 100); do
 		url="$(sed -n 's/^\[INFO\] web page login URL (one use): //p' "$ROOT/.mas_http.log")"
