@@ -14,7 +14,7 @@ func (a *app) commands() []*command {
 		{name: "init", usage: "Create unit/, workflows/ and .masrc here, the units filled from the templates",
 			flags:  []flagSpec{{long: "name", value: "NAME", usage: "project name (asked on a terminal when missing)"}},
 			action: a.initProject},
-		{name: "start", usage: "Start the 13 agents; MAS_SESSION_MODE=isolated gives the session a workspace of its own",
+		{name: "start", usage: "Start the 13 agents; MAS_SESSION_MODE=isolated (or MAS_SESSION_ID alone) gives the session a workspace of its own",
 			flags: []flagSpec{
 				{long: "config", value: "FILE", usage: "JSON file whose prompts are sent to the agents once they are ready"},
 				{long: "skip-init", usage: "do not fill a missing unit directory from the templates"},
@@ -154,7 +154,9 @@ Targets (send, list -u):
 <id> (session, env): the full session UUID, its first 8 characters, or mas-xxxxxxxx.
 
 Environment:
-  MAS_SESSION_MODE   legacy (default) or isolated
+  MAS_SESSION_MODE   legacy or isolated; when unset, start is isolated if
+                     MAS_SESSION_ID is set, else legacy; legacy with
+                     MAS_SESSION_ID is a usage error
   MAS_ROOT           root of unit/, workflows/ and sessions/
   MAS_SESSION_ID     id of the isolated session to create or act on
   MAS_SESSION_NAME   tmux session to act on

@@ -19,15 +19,27 @@ import (
 	"mas/tmux"
 )
 
-// sessionMode reads MAS_SESSION_MODE: unset, empty or "legacy" is legacy.
+// sessionMode decides the mode of the session start creates:
+// MAS_SESSION_MODE when set; else isolated when MAS_SESSION_ID is set (only
+// an isolated session has an id, and the original's API sets the id alone);
+// else legacy. MAS_SESSION_MODE=legacy with an id is a contradiction.
 func (e env) sessionMode() (string, error) {
-	switch m := e.getenv("MAS_SESSION_MODE"); m {
-	case "", "legacy":
+	mode, id := e.getenv("MAS_SESSION_MODE"), e.getenv("MAS_SESSION_ID")
+	switch mode {
+	case "":
+		if id != "" {
+			return "isolated", nil
+		}
+		return "legacy", nil
+	case "legacy":
+		if id != "" {
+			return "", usagef("MAS_SESSION_MODE=legacy cannot be used with MAS_SESSION_ID: a legacy session has no id (unset one of them)")
+		}
 		return "legacy", nil
 	case "isolated":
 		return "isolated", nil
 	default:
-		return "", usagef("MAS_SESSION_MODE must be legacy or isolated, not %q", m)
+		return "", usagef("MAS_SESSION_MODE must be legacy or isolated, not %q", mode)
 	}
 }
 
@@ -274,7 +286,7 @@ func (a *app) writeJSON(v any) error {
 	return err
 }
 
-// start starts a session in the mode MAS_SESSION_MODE selects.
+// start starts a session in the mode sessionMode decides.
 func (a *app) start(ctx context.Context, cc *cli.Context) error {
 	mode, err := a.e.sessionMode()
 	if err != nil {
