@@ -152,7 +152,7 @@ agent_input() {
 	local scope=(-a)
 	[[ -n "${AGENT_SESSION:-}" ]] && scope=(-s -t "=$AGENT_SESSION")
 	pane="$(tmux list-panes "${scope[@]}" -F '#{pane_id} #{pane_current_path}' | awk -v nn="$1" '$2 ~ "/unit/" nn "$" { print $1; exit }')"
-	[[ -n "$pane" ]] || fail "no pane for agent $1"
+	[[ -n "$pane" ]] || { fail "no pane for agent $1"; return 1; }
 	tmux send-keys -t "$pane" -l "@@END@@"
 	for _ in $(seq 200); do
 		[[ "$(tail -c 7 "$f" 2>/dev/null)" == "@@END@@" ]] && break
@@ -160,7 +160,7 @@ agent_input() {
 	done
 	got="$(cat "$f"; echo x)"
 	got="${got%x}"
-	[[ "$got" == *"@@END@@" ]] || fail "agent $1 did not read the end marker; it read: $(printf %q "$got")"
+	[[ "$got" == *"@@END@@" ]] || { fail "agent $1 did not read the end marker; it read: $(printf %q "$got")"; return 1; }
 	got="${got%@@END@@}"
 	got="${got##*@@END@@}"
 	printf %q "$got"
