@@ -1,6 +1,11 @@
 // Package envfile reads and writes .session files: one KEY=value line per
 // variable, shell-quoted only where needed, that shells can source and that
 // this package reads without ever executing them.
+//
+// Reading follows bash: a file is read to the values bash would give when
+// it sources it, or refused when bash would expand or run anything.
+// go-envparse is no judge of what is read; it only cross-checks what Encode
+// writes, so that mas's own files also read right in dotenv tools.
 package envfile
 
 import (

@@ -239,3 +239,14 @@ func TestQuotersReadBack(t *testing.T) {
 		}
 	}
 }
+
+func ExampleParse_handEdited() {
+	vars, _ := Parse(".session", []byte("STATUS=stopped # by hand\nUNIT_DIR=/w/it\\'s\\ mine\nSESSION_DIR=\"/w/\\$HOME\"\n"), SessionKeys)
+	for _, v := range vars {
+		fmt.Printf("%s=%s\n", v.Key, v.Value)
+	}
+	// Output:
+	// STATUS=stopped
+	// UNIT_DIR=/w/it's mine
+	// SESSION_DIR=/w/$HOME
+}
