@@ -363,6 +363,7 @@ func FuzzParse(f *testing.F) {
 		"STATUS='it'\\''s'\n", "STATUS=it\\'s\\ x\n", "STATUS=\"a\\$b\\\"c\\\\d\\`e\\qf\"\n",
 		"STATUS=a#b # c\n", "STATUS=a:\\~\n", "STATUS=a:~\n", "STATUS=~\n", "\\\nSTATUS=a\n",
 		"# c \\\nSTATUS=a\n", "STATUS=a\\", "STATUS=a$\n", "STATUS='':~\n", "STATUS=$\"x\"\n",
+		"STATUS=\\\u00e9\\ \"\\\u00e9\"\n", "STATUS=a\\=~\n", "STATUS=a:''~\n", "STATUS=\"a\\\\\\\"b\" # 'c\n",
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))
