@@ -4,12 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"mas/api"
+	"mas/internal/safefile"
 	"mas/layout"
 	"mas/roster"
 )
@@ -90,9 +91,16 @@ func configPrompts(data []byte) ([]prompt, error) {
 	return out, nil
 }
 
-// readConfig reads and checks a --config file.
+// maxConfigSize caps a --config file: the same agents and prompts sent to
+// the API are capped there as a request body.
+const maxConfigSize = api.MaxBody
+
+// readConfig reads and checks a --config file. The user named it, so a
+// link is followed, but it must lead to a regular file of at most
+// maxConfigSize bytes: a FIFO or a device is refused at once, never waited
+// on or read without end.
 func readConfig(path string) ([]byte, []prompt, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFileFollow(path, maxConfigSize)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read config: %w", err)
 	}

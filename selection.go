@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -102,10 +103,17 @@ func (a *app) selectNamed(ctx context.Context, hint string) (selected, error) {
 			}
 		}
 	}
-	if vars, err := envfile.Read(filepath.Join(root, ".mas_session"), envfile.LegacyKeys); err == nil {
+	// A .mas_session that is there but refused (a link, a FIFO, a broken
+	// line) is reported: it names the session to act on, and a silent
+	// fallback would act on another one.
+	vars, err := envfile.Read(filepath.Join(root, ".mas_session"), envfile.LegacyKeys)
+	switch {
+	case err == nil:
 		if name := envfile.Map(vars)["SESSION_NAME"]; names[name] {
 			return pick(name)
 		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return selected{}, fmt.Errorf("project session file: %w", err)
 	}
 	var mas []string
 	for n := range names {

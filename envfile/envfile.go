@@ -1,12 +1,18 @@
 // Package envfile reads and writes .session files: one KEY=value line per
 // variable, shell-quoted only where needed, that shells can source and that
 // this package reads without ever executing them.
+//
+// Reading follows bash: a file is read to the values bash would give when
+// it sources it, or refused when bash would expand or run anything.
+// go-envparse is no judge of what is read; it only cross-checks what Encode
+// writes, so that mas's own files also read right in dotenv tools.
 package envfile
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"strings"
@@ -74,6 +80,9 @@ func Encode(vars []Var, allowed []string) ([]byte, error) {
 		if v != vars[i] {
 			return nil, fmt.Errorf("value of %s does not read back unchanged", v.Key)
 		}
+	}
+	if err := crossCheck("encoded", b.Bytes(), back); err != nil {
+		return nil, err
 	}
 	return b.Bytes(), nil
 }
@@ -153,15 +162,13 @@ func WriteAtomic(path string, data []byte, mode os.FileMode) error {
 	return safefile.WriteAtomic(path, data, mode)
 }
 
-// Read reads the file at path with Parse. It refuses a symbolic link, a
-// file that is not regular, a file that its group or others may write, and
-// a file over MaxFileSize.
+// Read reads the file at path with Parse. It never blocks and never
+// follows a link: it refuses a symbolic link at the end of path, a FIFO, a
+// device or anything else that is not a regular file, a file that its
+// group or others may write, and a file over MaxFileSize.
 func Read(path string, allowed []string) ([]Var, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscallNoFollow, 0)
+	f, err := safefile.Open(path, os.O_RDONLY, 0)
 	if err != nil {
-		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&os.ModeSymlink != 0 {
-			return nil, fmt.Errorf("%s: is a symbolic link", path)
-		}
 		return nil, err
 	}
 	defer f.Close()
@@ -169,23 +176,17 @@ func Read(path string, allowed []string) ([]Var, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case !fi.Mode().IsRegular():
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	case fi.Mode().Perm()&0o022 != 0:
+	if fi.Mode().Perm()&0o022 != 0 {
 		return nil, fmt.Errorf("%s: writable by group or others (mode %04o)", path, fi.Mode().Perm())
-	case fi.Size() > MaxFileSize:
-		return nil, fmt.Errorf("%s: larger than %d bytes", path, MaxFileSize)
 	}
-	data := make([]byte, fi.Size()+1)
-	n, err := f.Read(data)
-	if err != nil && n == 0 && fi.Size() > 0 {
-		return nil, err
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	if n > int(fi.Size()) {
-		return nil, fmt.Errorf("%s: changed while read", path)
+	if len(data) > MaxFileSize {
+		return nil, &safefile.Error{Path: path, Err: safefile.ErrTooLarge, Info: fmt.Sprintf("more than %d bytes", MaxFileSize)}
 	}
-	return Parse(path, data[:n], allowed)
+	return Parse(path, data, allowed)
 }
 
 // Map returns vars as a map.
@@ -197,7 +198,8 @@ func Map(vars []Var) map[string]string {
 	return m
 }
 
-// crossCheck reads data with go-envparse, which must agree with vars.
+// crossCheck reads data with go-envparse, which must agree with vars. It
+// checks only what Encode writes, never what Parse reads: see Parse.
 func crossCheck(name string, data []byte, vars []Var) error {
 	other, err := envparse.Parse(bytes.NewReader(data))
 	if err != nil {

@@ -5,14 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"syscall"
 	"unicode/utf8"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
-
-const syscallNoFollow = syscall.O_NOFOLLOW
 
 // ParseError is a line of a file that Parse refuses.
 type ParseError struct {
@@ -28,14 +24,29 @@ func (e *ParseError) Error() string {
 	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Reason)
 }
 
-// Parse reads file content without executing anything. It accepts blank
-// lines, whole-line # comments and lines of exactly one plain assignment
-// KEY=value of an allowed key, where value is a literal word or a quoted
-// literal. It refuses everything a shell would do more with: expansions,
-// substitutions, arithmetic, tilde, several commands, redirections, extra
-// words, export, arrays and keys outside allowed; NUL, CR, control
-// characters and invalid UTF-8 anywhere. go-envparse must read the same
-// content to the same values.
+// Parse reads file content without executing anything, to the values
+// bash gives when it sources the content. It accepts blank lines, # comments
+// (on lines of their own or after an assignment) and lines of exactly one
+// plain assignment KEY=value of an allowed key, where value is any
+// concatenation of literal shell quoting: unquoted text with backslash
+// escapes (it\'s\ x), '…' strings, and "…" strings with the \" \$ \\ \`
+// escapes. That covers what bash's printf %q, Python's shlex.quote and
+// Encode print for printable values.
+//
+// It refuses everything a shell would do more with: parameter, command,
+// arithmetic and process substitution, an unquoted $ (quote it), tilde
+// expansion (an unquoted ~ at the start of the value or right after a
+// quoted part, or after an unquoted : or =), $'…' and $"…", line continuations,
+// several commands, redirections, extra words, export, arrays, +=, keys
+// outside allowed, values that Encode could not write back, and NUL, CR,
+// control characters and invalid UTF-8 anywhere. Errors name the line.
+//
+// Parse evaluates the words itself with bash's rules and never calls
+// mvdan's expand package: expand.Literal keeps unquoted backslashes. Parse
+// does not consult go-envparse, whose dialect differs from the shell's
+// (no "\$" escape, # starts a comment inside a word): a file is read as
+// the shell reads it. go-envparse only cross-checks what Encode writes, so
+// that the files mas writes also read right in tools that use it.
 func Parse(name string, data []byte, allowed []string) ([]Var, error) {
 	if err := checkBytes(name, data); err != nil {
 		return nil, err
@@ -48,6 +59,9 @@ func Parse(name string, data []byte, allowed []string) ([]Var, error) {
 			return nil, &ParseError{File: name, Line: int(pe.Pos.Line()), Reason: pe.Text}
 		}
 		return nil, &ParseError{File: name, Reason: err.Error()}
+	}
+	if line := continuation(data); line > 0 {
+		return nil, &ParseError{File: name, Line: line, Reason: `a line continuation ("\" at the end of a line) is not allowed`}
 	}
 	var vars []Var
 	seen := map[string]bool{}
@@ -64,11 +78,6 @@ func Parse(name string, data []byte, allowed []string) ([]Var, error) {
 		if st.End().Line() != line {
 			return nil, fail("an assignment must fit on one line")
 		}
-		for _, c := range st.Comments {
-			if c.Pos().Line() == line {
-				return nil, fail("comments must be on lines of their own")
-			}
-		}
 		v, err := assignment(st, allowed)
 		if err != nil {
 			return nil, fail("%v", err)
@@ -79,10 +88,56 @@ func Parse(name string, data []byte, allowed []string) ([]Var, error) {
 		seen[v.Key] = true
 		vars = append(vars, v)
 	}
-	if err := crossCheck(name, data, vars); err != nil {
-		return nil, err
-	}
 	return vars, nil
+}
+
+// continuation returns the line of the first backslash-newline that bash
+// would join to the next line, or 0: outside single quotes and comments, a
+// backslash escapes the next byte, and before a newline it removes both.
+func continuation(data []byte) int {
+	line := 1
+	const (
+		plain = iota
+		single
+		double
+		comment
+	)
+	state, wordStart := plain, true
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if c == '\n' {
+			line++
+		}
+		switch state {
+		case plain, double:
+			atStart := wordStart
+			wordStart = state == plain && strings.IndexByte(" \t\n;&|()<>", c) >= 0
+			switch {
+			case c == '\\' && i+1 < len(data):
+				if data[i+1] == '\n' {
+					return line
+				}
+				i++
+			case c == '"' && state == plain:
+				state = double
+			case c == '"':
+				state = plain
+			case c == '\'' && state == plain:
+				state = single
+			case c == '#' && state == plain && atStart:
+				state = comment
+			}
+		case single:
+			if c == '\'' {
+				state = plain
+			}
+		case comment:
+			if c == '\n' {
+				state, wordStart = plain, true
+			}
+		}
+	}
+	return 0
 }
 
 func checkBytes(name string, data []byte) error {
@@ -146,40 +201,98 @@ func assignment(st *syntax.Stmt, allowed []string) (Var, error) {
 	if as.Value == nil {
 		return Var{Key: key}, nil
 	}
-	if err := literalWord(as.Value); err != nil {
-		return Var{}, fmt.Errorf("%s: %w", key, err)
-	}
-	value, err := expand.Literal(&expand.Config{Env: expand.ListEnviron()}, as.Value)
+	value, err := literal(as.Value)
 	if err != nil {
 		return Var{}, fmt.Errorf("%s: %w", key, err)
+	}
+	if err := checkValue(value); err != nil {
+		return Var{}, fmt.Errorf("value of %s: %w", key, err)
 	}
 	return Var{Key: key, Value: value}, nil
 }
 
-// literalWord accepts only words whose value needs no expansion: plain
-// text, '…', and "…" holding plain text.
-func literalWord(w *syntax.Word) error {
+// literal returns the value bash gives the assigned word w, if w is only
+// literal text: unquoted text with backslash escapes, '…', and "…" holding
+// text with backslash escapes. Anything that bash would expand is refused.
+func literal(w *syntax.Word) (string, error) {
+	var b strings.Builder
 	for _, part := range w.Parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
-			if strings.ContainsAny(p.Value, `\~`) {
-				return errors.New(`unquoted "\" or "~" is not allowed`)
+			if err := unquoted(&b, p.Value); err != nil {
+				return "", err
 			}
 		case *syntax.SglQuoted:
 			if p.Dollar {
-				return errors.New("$'…' strings are not allowed")
+				return "", errors.New("$'…' strings are not allowed")
 			}
+			b.WriteString(p.Value)
 		case *syntax.DblQuoted:
 			if p.Dollar {
-				return errors.New(`$"…" strings are not allowed`)
+				return "", errors.New(`$"…" strings are not allowed`)
 			}
 			for _, in := range p.Parts {
-				if _, ok := in.(*syntax.Lit); !ok {
-					return fmt.Errorf("%s inside double quotes is not allowed", describe(in))
+				lit, ok := in.(*syntax.Lit)
+				if !ok {
+					return "", fmt.Errorf("%s inside double quotes is not allowed", describe(in))
+				}
+				if err := doubleQuoted(&b, lit.Value); err != nil {
+					return "", err
 				}
 			}
 		default:
-			return fmt.Errorf("%s is not allowed", describe(part))
+			return "", fmt.Errorf("%s is not allowed", describe(part))
+		}
+	}
+	return b.String(), nil
+}
+
+// unquoted appends the value of unquoted text s, as the source has it: a
+// backslash quotes the next character.
+func unquoted(b *strings.Builder, s string) error {
+	prev := byte(0) // the previous unquoted character of s, 0 if quoted
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\\':
+			if i+1 == len(s) {
+				return errors.New(`a "\" at the end of the value is not allowed`)
+			}
+			i++
+			b.WriteByte(s[i])
+			prev = 0
+		case '~':
+			// bash expands ~ at the start of an assignment's value and after
+			// an unquoted ":"; after "=" or a quoted part it is refused too,
+			// to be safe in every shell and mode.
+			if i == 0 || prev == ':' || prev == '=' {
+				return errors.New(`an unquoted "~" is not allowed here: it would be expanded (quote it)`)
+			}
+			b.WriteByte(c)
+			prev = c
+		case '$', '`':
+			return fmt.Errorf("an unquoted %q is not allowed (quote it)", c)
+		default:
+			b.WriteByte(c)
+			prev = c
+		}
+	}
+	return nil
+}
+
+// doubleQuoted appends the value of text s found inside "…": a backslash
+// quotes only $ ` " and \, and stays before any other character.
+func doubleQuoted(b *strings.Builder, s string) error {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\\':
+			if i+1 < len(s) && strings.IndexByte("$`\"\\", s[i+1]) >= 0 {
+				i++
+			}
+			b.WriteByte(s[i])
+		case '$', '`':
+			return fmt.Errorf(`an unescaped %q inside double quotes is not allowed`, c)
+		default:
+			b.WriteByte(c)
 		}
 	}
 	return nil

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"mas/envfile"
+	"mas/internal/safefile"
 	"mas/roster"
 	"mas/templates"
 )
@@ -46,11 +47,16 @@ func FindProject(dir string) (p Project, found bool, err error) {
 	}
 }
 
+// MaxMasrcSize caps a .masrc: it holds a name and a path.
+const MaxMasrcSize = 64 << 10
+
 // readMasrc reads PROJECT_NAME from a .masrc without executing it. Both
 // forms are read: the shell form PROJECT_NAME="…" that people write, and
-// the JSON form ({"project_name": …}) that the original's init wrote.
+// the JSON form ({"project_name": …}) that the original's init wrote. It
+// never blocks or follows a link: a FIFO, a device, a link or a file over
+// MaxMasrcSize is refused with its path.
 func readMasrc(path string) (string, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, MaxMasrcSize)
 	if err != nil {
 		return "", err
 	}
