@@ -263,3 +263,17 @@ agent_cwd() {
 	run tmux has-session -t =mas-tmux
 	assert_failure
 }
+
+@test "a .mas_session the original wrote (with its PID line) still chooses the session" {
+	skip_if_original "the original named the session in .mas_session too, but never chose among several"
+	make_templates "$WORK"
+	run --separate-stderr mas start --no-attach
+	assert_success
+	# A second mas-* session, so that only .mas_session can tell.
+	tmux new-session -d -s mas-other
+	printf '%s\n' SESSION_NAME=mas-tmux 'STARTED_AT="2026-11-22 07:02:38"' PID=13482 \
+		"PROJECT_DIR=$WORK" "UNIT_DIR=$WORK/unit" "WORKFLOWS_DIR=$WORK/workflows" >"$WORK/.mas_session"
+	run --separate-stderr mas status
+	assert_success
+	assert_line --index 0 "Session: mas-tmux"
+}

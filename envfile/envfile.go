@@ -38,8 +38,9 @@ var SessionKeys = []string{
 	"MAS_SESSION_DIR", "MAS_WORKSPACE_ROOT", "MAS_SESSION_MODE",
 }
 
-// LegacyKeys are the keys of a legacy session's .mas_session file.
-var LegacyKeys = []string{"SESSION_NAME", "STARTED_AT", "PROJECT_DIR", "UNIT_DIR", "WORKFLOWS_DIR"}
+// LegacyKeys are the keys of a legacy session's .mas_session file; PID is
+// never written, but the original tool wrote it, and its files are read.
+var LegacyKeys = []string{"SESSION_NAME", "STARTED_AT", "PROJECT_DIR", "UNIT_DIR", "WORKFLOWS_DIR", "PID"}
 
 // ProjectKeys are the keys a shell-form .masrc may set.
 var ProjectKeys = []string{"PROJECT_NAME", "WORKSPACE_ROOT"}
