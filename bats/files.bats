@@ -42,14 +42,19 @@ isolated_root() {
 	# What printf %q, shlex.quote and a person write, with a trailing comment.
 	sed -i 's/^STATUS=.*/STATUS=stopped # stopped by hand/' "$f"
 	sed -i "s|^SESSION_DIR=.*|SESSION_DIR=$(printf %q "$ROOT/sessions/$ID")|" "$f"
-	printf '%s\n' "MAS_WORKSPACE_ROOT='it'\\''s'\\ \"a \\\$b\"" >"$f.new"
-	grep -v '^MAS_WORKSPACE_ROOT=' "$f" >>"$f.new"
+	# Every other key must name this root's paths (issue 14.9): the quoting
+	# goes into CREATED_AT.
+	printf '%s\n' "CREATED_AT='it'\\''s'\\ \"a \\\$b\"" >"$f.new"
+	grep -v '^CREATED_AT=' "$f" >>"$f.new"
 	mv "$f.new" "$f"
 	chmod 600 "$f"
 	run --separate-stderr mas_t env "$ID" --json
 	assert_success
-	[ "$(jq -r .MAS_WORKSPACE_ROOT <<<"$output")" = "it's a \$b" ] || fail "$output"
-	run bash -c 'source "$1" && printf %s "$MAS_WORKSPACE_ROOT|$STATUS"' _ "$f"
+	[ "$(jq -r .SESSION_DIR <<<"$output")" = "$ROOT/sessions/$ID" ] || fail "$output"
+	run --separate-stderr mas_t session show "$ID" --json
+	assert_success
+	[ "$(jq -r .createdAt <<<"$output")" = "it's a \$b" ] || fail "$output"
+	run bash -c 'source "$1" && printf %s "$CREATED_AT|$STATUS"' _ "$f"
 	assert_output "it's a \$b|stopped"
 	run --separate-stderr mas_t session list --json
 	assert_success
