@@ -128,9 +128,11 @@ func exitCode(err error, stderr io.Writer) int {
 // that a tmux server started by this process does not keep the caller's
 // pipes open (a test runner's FD 3, a $(…) capture) after we exit.
 func closeInheritedFiles() {
-	entries, err := os.ReadDir("/proc/self/fd")
+	entries, err := os.ReadDir("/proc/self/fd") // Linux
 	if err != nil {
-		return
+		if entries, err = os.ReadDir("/dev/fd"); err != nil { // macOS, the BSDs
+			return
+		}
 	}
 	for _, ent := range entries {
 		var fd int

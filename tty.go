@@ -2,13 +2,9 @@ package main
 
 import (
 	"os"
-	"syscall"
-	"unsafe"
+
+	"golang.org/x/term"
 )
 
-// isTerminal reports whether f is a terminal (a TCGETS ioctl succeeds).
-func isTerminal(f *os.File) bool {
-	var t syscall.Termios
-	_, _, errno := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), syscall.TCGETS, uintptr(unsafe.Pointer(&t)))
-	return errno == 0
-}
+// isTerminal reports whether f is a terminal.
+func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }

@@ -57,6 +57,15 @@ fi
 say "go vet"
 go vet ./...
 
+say "go mod tidy"
+go mod tidy -diff
+
+say "cross-compile (darwin, freebsd, linux/arm64)"
+# go vet type-checks every package with its tests for the target.
+for target in darwin/arm64 darwin/amd64 linux/arm64 freebsd/amd64; do
+	GOOS="${target%/*}" GOARCH="${target#*/}" go vet ./...
+done
+
 say "shellcheck"
 shellcheck scripts/*.sh .ci/run bats/*.bash bats/*.bats bats/stub-agent
 
