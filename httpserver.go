@@ -126,14 +126,11 @@ func sameFile(f *os.File, path string) bool {
 	return err == nil && os.SameFile(a, b)
 }
 
-// holdPidFile makes this "serve" the root's background server when start
-// launched it (MAS_HTTP_LISTEN_FD is set): it locks the root's pid file for
+// holdPidFile makes this "serve" the root's background server, as start
+// launched it: it locks the root's pid file for
 // the rest of its life, writes its pid and tmux socket there and tells the
 // launcher. A "mas serve" run by hand holds nothing, so stop never stops it.
-func (a *app) holdPidFile() error {
-	if a.e.getenv(listenFDEnv) == "" {
-		return nil
-	}
+func (a *app) holdPidFile(ready *os.File) error {
 	root := a.e.resolveRoot()
 	path := pidFile(root)
 	f, err := lockPidFile(path)
@@ -150,12 +147,8 @@ func (a *app) holdPidFile() error {
 	if _, err := f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0); err != nil {
 		return fmt.Errorf("serve: write %s: %w", path, err)
 	}
-	if n, err := strconv.Atoi(a.e.getenv(readyFDEnv)); err == nil && n > 2 {
-		ready := os.NewFile(uintptr(n), "ready")
-		fmt.Fprintln(ready, os.Getpid())
-		ready.Close()
-	}
-	return nil
+	fmt.Fprintln(ready, os.Getpid())
+	return ready.Close()
 }
 
 // lockPidFile opens path and takes its write lock. A holder that lets go
@@ -177,7 +170,10 @@ func lockPidFile(path string) (*os.File, error) {
 			if pid > 0 {
 				return nil, fmt.Errorf("%s is locked by another server (PID %d)", path, pid)
 			}
-			return nil, fmt.Errorf("cannot lock %s: %v", path, err)
+			if err == nil {
+				return nil, fmt.Errorf("cannot lock %s: it was replaced while being locked", path)
+			}
+			return nil, fmt.Errorf("cannot lock %s: %w", path, err)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

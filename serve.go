@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"net"
 	"os"
 	"strconv"
@@ -32,22 +33,61 @@ func (a *app) httpAddr(flag string) string {
 // launches, so the port is known to be taken before the server runs.
 const listenFDEnv = "MAS_HTTP_LISTEN_FD"
 
+// inherited is what start hands the serve it launches: the listening
+// socket and the write end of a pipe on which serve reports its pid.
+type inherited struct {
+	listener net.Listener
+	ready    *os.File
+}
+
+// takeInherited takes the descriptors that listenFDEnv and readyFDEnv
+// name, and clears both variables at once: a tmux server this serve starts
+// would pass them on to every pane, and a "mas serve" run there would take
+// another process's descriptors for its own. It returns nil when serve
+// was run by hand; a descriptor that is not what it should be (a socket,
+// a pipe) is an error.
+func takeInherited(getenv func(string) string) (*inherited, error) {
+	lfd, rfd := getenv(listenFDEnv), getenv(readyFDEnv)
+	os.Unsetenv(listenFDEnv)
+	os.Unsetenv(readyFDEnv)
+	if lfd == "" {
+		return nil, nil
+	}
+	ln, err := strconv.Atoi(lfd)
+	if err != nil || ln < 3 {
+		return nil, fmt.Errorf("%s=%q is not an inherited descriptor", listenFDEnv, lfd)
+	}
+	rd, err := strconv.Atoi(rfd)
+	if err != nil || rd < 3 || rd == ln {
+		return nil, fmt.Errorf("%s=%q is not an inherited descriptor", readyFDEnv, rfd)
+	}
+	ready := os.NewFile(uintptr(rd), "ready")
+	if fi, err := ready.Stat(); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+		return nil, fmt.Errorf("%s=%d is not a pipe", readyFDEnv, rd)
+	}
+	f := os.NewFile(uintptr(ln), "listener")
+	defer f.Close()
+	l, err := net.FileListener(f)
+	if err != nil {
+		ready.Close()
+		return nil, fmt.Errorf("inherited listener: %w", err)
+	}
+	return &inherited{listener: l, ready: ready}, nil
+}
+
 func (a *app) serve(ctx context.Context, cc *cli.Context) error {
-	if err := a.holdPidFile(); err != nil {
-		return err
+	in, err := takeInherited(a.e.getenv)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
 	}
 	token := a.e.getenv("MAS_API_TOKEN")
 	var ln net.Listener
-	if fd := a.e.getenv(listenFDEnv); fd != "" {
-		n, err := strconv.Atoi(fd)
-		if err != nil {
-			return fmt.Errorf("serve: %s=%q", listenFDEnv, fd)
+	if in != nil {
+		defer in.ready.Close()
+		if err := a.holdPidFile(in.ready); err != nil {
+			return err
 		}
-		f := os.NewFile(uintptr(n), "listener")
-		if ln, err = net.FileListener(f); err != nil {
-			return fmt.Errorf("serve: inherited listener: %w", err)
-		}
-		f.Close()
+		ln = in.listener
 		if err := api.CheckAddr(ln.Addr().String(), token); err != nil {
 			return err
 		}
@@ -56,7 +96,6 @@ func (a *app) serve(ctx context.Context, cc *cli.Context) error {
 		if err := api.CheckAddr(addr, token); err != nil {
 			return usagef("serve: %v", err)
 		}
-		var err error
 		if ln, err = net.Listen("tcp", addr); err != nil {
 			return fmt.Errorf("serve: %w", err)
 		}
@@ -67,7 +106,7 @@ func (a *app) serve(ctx context.Context, cc *cli.Context) error {
 	// prints the page's login URL.
 	host, _, _ := net.SplitHostPort(a.httpAddr(cc.String("addr")))
 	srv := api.New(backend{a}, api.Options{Token: token, Addr: ln.Addr().String(), Host: host, Log: a.e.stderr})
-	err := api.Serve(ctx, ln, srv, api.DefaultLimits())
+	err = api.Serve(ctx, ln, srv, api.DefaultLimits())
 	fmt.Fprintln(a.e.stderr, "[INFO] MAS API stopped")
 	return err
 }

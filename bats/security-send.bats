@@ -222,3 +222,19 @@ decoy() {
 	run kill -0 "$pid"
 	assert_failure
 }
+
+# bats test_tags=security
+@test "the descriptors start hands the server never reach the panes of a tmux server it starts" {
+	iso_env
+	run --separate-stderr mas session create --no-attach
+	assert_success
+	kill_server
+	# The background server now starts the tmux server itself.
+	run curl -sS -H 'Content-Type: application/json' -d '{"agents": {}, "sessionMode": "isolated"}' \
+		"http://127.0.0.1:$MAS_HTTP_PORT/runs"
+	[ "$(jq -r .status <<<"$output")" = started ] || fail "$output"
+	run tmux show-environment -g
+	assert_success
+	refute_output --partial MAS_HTTP_LISTEN_FD
+	refute_output --partial MAS_HTTP_READY_FD
+}
