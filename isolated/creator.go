@@ -3,6 +3,7 @@ package isolated
 import (
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -30,20 +31,22 @@ const (
 
 // creatorOf tells whether the creator of the session in dir is still at
 // work. A marker that is a link or a special file was not made by a
-// creator and counts as none.
+// creator and counts as none. When it cannot tell (too many open files, a
+// filesystem without flock), the creator counts as alive: prune then
+// keeps the session, which is the mistake that loses nothing.
 func creatorOf(dir string) creatorState {
 	f, err := safefile.Open(filepath.Join(dir, markerName), os.O_RDONLY, 0)
-	if err != nil {
+	switch {
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, safefile.ErrSymlink), errors.Is(err, safefile.ErrNotRegular):
 		return noCreator
-	}
-	defer f.Close()
-	err = syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB)
-	if errors.Is(err, syscall.EWOULDBLOCK) {
+	case err != nil:
 		return creatorLive
 	}
-	if err == nil {
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB); err != nil {
+		return creatorLive // EWOULDBLOCK: held; anything else: cannot tell
 	}
+	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 	return creatorGone
 }
 

@@ -122,7 +122,7 @@ func (r *Runner) Attach(ctx context.Context, args ...string) error {
 	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
 		return ErrNotFound
 	}
-	e := &Error{Args: argv, ExitCode: -1, Err: err}
+	e := &Error{Args: argv, ExitCode: -1, Err: interrupted(ctx, err)}
 	var exitErr *exec.ExitError
 	if errors.As(err, &exitErr) {
 		e.ExitCode = exitErr.ExitCode()
@@ -177,10 +177,7 @@ func (r *Runner) exec(ctx context.Context, stdin io.Reader, args []string) ([]by
 		}
 		return nil, ErrNotFound
 	}
-	if ctx.Err() != nil {
-		err = context.Cause(ctx) // "interrupt signal received", not "context canceled"
-	}
-	e := &Error{Args: argv, ExitCode: -1, Stderr: strings.TrimSpace(stderr.String()), Err: err}
+	e := &Error{Args: argv, ExitCode: -1, Stderr: strings.TrimSpace(stderr.String()), Err: interrupted(ctx, err)}
 	var exitErr *exec.ExitError
 	if errors.As(err, &exitErr) {
 		e.ExitCode = exitErr.ExitCode()
@@ -198,4 +195,14 @@ func quoteArgv(argv []string) string {
 		parts[i] = a
 	}
 	return strings.Join(parts, " ")
+}
+
+// interrupted adds why ctx ended ("interrupt signal received", not just
+// "context canceled") to the error of a tmux process it cut short, keeping
+// that error in the chain.
+func interrupted(ctx context.Context, err error) error {
+	if ctx.Err() == nil {
+		return err
+	}
+	return fmt.Errorf("%w: %w", context.Cause(ctx), err)
 }

@@ -1,7 +1,8 @@
 // Package safefile opens files that a user can edit or replace by hand:
-// it never follows a symbolic link in the last element of a path, never
-// blocks on a FIFO or a device, accepts only regular files, and reads at
-// most a given number of bytes.
+// it follows no symbolic link in the last element of a path (but for the
+// …Follow functions, for a path the user named), never blocks on a FIFO or
+// a device, accepts only regular files, and reads at most a given number
+// of bytes.
 package safefile
 
 import (
@@ -38,9 +39,8 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 // openFlags are added to every open: a FIFO or a device opens at once
-// instead of waiting for a writer, and the descriptor does not leak into
-// the programs mas starts.
-const openFlags = syscall.O_NONBLOCK | syscall.O_CLOEXEC
+// instead of waiting for a writer (os.OpenFile adds O_CLOEXEC itself).
+const openFlags = syscall.O_NONBLOCK
 
 // Open opens path with flag (os.O_RDONLY, os.O_WRONLY|os.O_APPEND|
 // os.O_CREATE, …) without following a symbolic link at its end, and
@@ -58,8 +58,15 @@ func OpenFollow(path string, flag int, perm os.FileMode) (*os.File, error) {
 func open(path string, flag int, perm os.FileMode) (*os.File, error) {
 	f, err := os.OpenFile(path, flag|openFlags, perm)
 	if err != nil {
-		if flag&syscall.O_NOFOLLOW != 0 && isLink(path) {
-			return nil, &Error{Path: path, Err: ErrSymlink}
+		// Say what is there rather than how opening it failed: a FIFO
+		// opened to write with no reader fails with "no such device".
+		if fi, lerr := os.Lstat(path); lerr == nil {
+			switch {
+			case fi.Mode()&fs.ModeSymlink != 0 && flag&syscall.O_NOFOLLOW != 0:
+				return nil, &Error{Path: path, Err: ErrSymlink}
+			case fi.Mode()&fs.ModeSymlink == 0 && !fi.Mode().IsRegular():
+				return nil, &Error{Path: path, Err: ErrNotRegular, Info: describe(fi.Mode())}
+			}
 		}
 		return nil, err
 	}
@@ -73,11 +80,6 @@ func open(path string, flag int, perm os.FileMode) (*os.File, error) {
 		return nil, &Error{Path: path, Err: ErrNotRegular, Info: describe(fi.Mode())}
 	}
 	return f, nil
-}
-
-func isLink(path string) bool {
-	fi, err := os.Lstat(path)
-	return err == nil && fi.Mode()&fs.ModeSymlink != 0
 }
 
 func describe(m fs.FileMode) string {

@@ -111,3 +111,17 @@ func TestOpenAppendRefusesLinks(t *testing.T) {
 		t.Fatal("a file was created through the link")
 	}
 }
+
+func TestOpenFIFOForWritingSaysFIFO(t *testing.T) {
+	// A FIFO with no reader, opened to write without blocking, fails
+	// with ENXIO ("no such device or address"): the error must say what
+	// is there instead.
+	p := filepath.Join(t.TempDir(), ".index")
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "a FIFO") {
+		t.Fatalf("Open: %v, want ErrNotRegular naming a FIFO", err)
+	}
+}
