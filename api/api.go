@@ -312,7 +312,13 @@ func now() string { return time.Now().UTC().Format(time.RFC3339) }
 // decode reads a JSON body of at most MaxBody bytes, answering 400 or 413
 // itself when it cannot.
 func decode(w http.ResponseWriter, r *http.Request, v any) bool {
-	err := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxBody)).Decode(v)
+	// The whole body is read, under the server's read timeout, before a
+	// handler goes on: POST /runs lifts that timeout afterwards, and must
+	// not leave the rest of a slow body to trickle in without one.
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
+	if err == nil {
+		err = json.Unmarshal(data, v)
+	}
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):

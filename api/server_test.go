@@ -202,3 +202,34 @@ func openFDs(t *testing.T) int {
 	}
 	return len(ents)
 }
+
+// A run lifts its timeouts only once its whole body is in: a body that
+// declares more than its JSON value and trickles the rest is still cut.
+func TestRunWithATricklingTailIsCut(t *testing.T) {
+	lim := DefaultLimits()
+	lim.ReadHeaderTimeout, lim.ReadTimeout = 200*time.Millisecond, 300*time.Millisecond
+	f := &fake{}
+	a := serveTest(t, f, lim)
+	c, err := net.Dial("tcp", a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	body := `{"agents": {}, "sessionMode": "isolated"}`
+	fmt.Fprintf(c, "POST /runs HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", a, len(body)+100, body)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for range 100 {
+			select {
+			case <-stop:
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+			if _, err := c.Write([]byte(" ")); err != nil {
+				return
+			}
+		}
+	}()
+	closedWithin(t, c, time.Second)
+}
