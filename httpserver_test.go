@@ -4,8 +4,8 @@ import (
 	"bufio"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -80,14 +80,14 @@ func TestOwnPidFileIsNeverReopened(t *testing.T) {
 	}
 	heldPidFile = f
 	t.Cleanup(func() { heldPidFile = nil; f.Close() })
-	if h := httpServer(filepath.Join(root, ".", "")); !h.Running || h.PID != os.Getpid() {
+	if h := httpServer(root); !h.Running || h.PID != os.Getpid() {
 		t.Fatalf("own server: %+v", h)
 	}
 	// Another process still sees the lock after the probe.
 	probe := exec.Command(os.Args[0], "-test.run=^TestProbeHelper$")
 	probe.Env = append(os.Environ(), "MAS_TEST_ROOT="+root)
 	out, err := probe.CombinedOutput()
-	if err != nil || string(out[:len(strconv.Itoa(os.Getpid()))]) != strconv.Itoa(os.Getpid()) {
+	if f := strings.Fields(string(out)); err != nil || len(f) == 0 || f[0] != strconv.Itoa(os.Getpid()) {
 		t.Fatalf("other process sees %q, %v; want pid %d", out, err, os.Getpid())
 	}
 }

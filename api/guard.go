@@ -61,8 +61,8 @@ func (g origin) allows(hostport string) bool {
 	return false
 }
 
-// refusal is why guard refuses a request, and with which status; "" lets
-// it through.
+// refusal is the status and reason with which a request is refused;
+// status 0 lets it through.
 func (g origin) refusal(r *http.Request) (int, string) {
 	if !g.allows(r.Host) {
 		return http.StatusMisdirectedRequest, "host " + quote(r.Host) + " does not name this server: use http://127.0.0.1:" + g.port

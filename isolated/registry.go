@@ -20,8 +20,8 @@ import (
 // The registry is two files under $ROOT/sessions, both written only while
 // holding an exclusive flock on sessions/.lock: .sessions.index, a JSON
 // list of sessions in the original tool's shape, and .index, an
-// append-only journal of "<id>:<status>:<unix seconds>" lines. All three
-// are opened through safefile: a symbolic link or a special file in their
+// append-only journal of "<id>:<status>:<unix seconds>" lines. These two
+// and the lock file are opened through safefile: a symbolic link or a special file in their
 // place is refused, never followed.
 const (
 	indexName   = ".sessions.index"

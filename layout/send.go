@@ -43,9 +43,10 @@ func CheckText(text string) error {
 // Send types text into each pane exactly as given, through a named paste
 // buffer (so that key names, a leading "-", a final ";" and newlines are
 // text, never keys or options), and presses Enter afterwards when enter is
-// set. Text that CheckText refuses reaches no pane. All panes are served by one tmux call; if that fails, each pane is
-// tried on its own so that the count of panes reached is exact. It returns
-// how many panes got the text.
+// set. Text that CheckText refuses reaches no pane. All panes are served
+// by one tmux call; if that fails, each pane is tried on its own so that
+// the count of panes reached is exact. It returns how many panes got the
+// text.
 func Send(ctx context.Context, c tmux.Client, panes []string, text string, enter bool) (int, error) {
 	if err := CheckText(text); err != nil {
 		return 0, err
