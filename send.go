@@ -49,7 +49,8 @@ func (a *app) send(ctx context.Context, cc *cli.Context) error {
 }
 
 // deliver sends text to the agents' panes of the selected session and
-// returns how many got it and what went wrong with the others.
+// returns how many got it and what went wrong with the others. Multi-line
+// text goes only to panes whose agent runs.
 func (a *app) deliver(ctx context.Context, sel selected, ids []string, text string, enter bool) (int, []string) {
 	byAgent := layout.AgentPanes(sel.panes)
 	var panes []string
@@ -58,6 +59,12 @@ func (a *app) deliver(ctx context.Context, sel selected, ids []string, text stri
 		p, ok := byAgent[id]
 		if !ok {
 			failed = append(failed, fmt.Sprintf("agent %s has no pane in %s", id, sel.name))
+			continue
+		}
+		// A shell does not always take a paste as one: without bracketed
+		// paste (dash, sh) each line would run as a command, -e or not.
+		if strings.Contains(text, "\n") && !layout.AgentRunning(p, a.userShell()) {
+			failed = append(failed, fmt.Sprintf("agent %s is not running (its pane is at a shell, where each line would run as a command): multi-line text not sent", id))
 			continue
 		}
 		panes = append(panes, p.ID)

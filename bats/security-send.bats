@@ -238,3 +238,48 @@ decoy() {
 	refute_output --partial MAS_HTTP_LISTEN_FD
 	refute_output --partial MAS_HTTP_READY_FD
 }
+
+# bats test_tags=security
+@test "a control character in a message is refused: Ctrl-C, Ctrl-Z or ESC never reach an agent" {
+	team
+	local msg
+	for msg in $'harmless\003\ntouch pwned\nx' $'hi\x1a' $'up\e[A' $'crlf\r\n'; do
+		run --separate-stderr mas send all "$msg"
+		assert_failure 2
+		assert_output ""
+		[[ "$stderr" == "mas: send: message has "*"at byte "*": cannot be typed as text" ]] || fail "$stderr"
+	done
+	run --separate-stderr mas send 21 $'hi\003'
+	[ "$stderr" = 'mas: send: message has the control character U+0003 at byte 2, which a terminal reads as a key or a signal: cannot be typed as text' ]
+	local nn
+	for nn in 00 21 33; do
+		[ "$(agent_input "$nn")" = "''" ] || fail "agent $nn read $(agent_input "$nn")"
+	done
+	run --separate-stderr mas status
+	assert_line "Status: running"
+	assert_file_not_exists "$WORK/pwned"
+}
+
+# bats test_tags=security
+@test "multi-line text is not typed into a pane whose agent has exited, where each line would run" {
+	make_templates "$WORK"
+	# The agent exits at once: the pane is left to /bin/sh (dash), which
+	# has no bracketed paste.
+	export MAS_AGENT_COMMAND=true SHELL=/bin/sh
+	run --separate-stderr mas start --no-attach
+	assert_success
+	run --separate-stderr mas send 00 $'please review:\ntouch '"$BATS_TEST_TMPDIR/pwned"$'\nthanks' -n
+	assert_failure 1
+	assert_output "[SUCCESS] Message sent to 0/1 agents"
+	[ "$stderr" = "mas: send: agent 00 is not running (its pane is at a shell, where each line would run as a command): multi-line text not sent" ]
+	# One line with -e runs, as asked: once it has, the lines before it
+	# would have too.
+	run --separate-stderr mas send 00 "touch $BATS_TEST_TMPDIR/done" -e
+	assert_success
+	for _ in $(seq 100); do
+		[[ -e "$BATS_TEST_TMPDIR/done" ]] && break
+		sleep 0.05
+	done
+	assert_file_exists "$BATS_TEST_TMPDIR/done"
+	assert_file_not_exists "$BATS_TEST_TMPDIR/pwned"
+}

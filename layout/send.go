@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"mas/tmux"
 )
@@ -24,17 +25,29 @@ var ErrUntypable = errors.New("cannot be typed as text")
 var pasteMarkers = []string{"\x1b[200~", "\x1b[201~", "\x9b200~", "\x9b201~"}
 
 // CheckText returns an error wrapping ErrUntypable when text cannot be
-// delivered as the text it is: it contains a NUL byte, which programs read
-// as the end of a string, or a bracketed-paste start or end sequence, which
-// would end the paste early. Such text is refused whole, never cleaned: a
-// message that is not sent as written is not sent at all.
+// delivered as the text it is: a bracketed-paste start or end sequence,
+// which would end the paste early and type the rest as keys; a NUL byte,
+// which programs read as the end of a string; any other control character
+// but tab and line feed (a terminal turns Ctrl-C, Ctrl-Z or ESC into a
+// signal or a key, whatever the paste); and bytes that are not UTF-8.
+// Such text is refused whole, never cleaned: a message that is not sent as
+// written is not sent at all.
 func CheckText(text string) error {
-	if i := strings.IndexByte(text, 0); i >= 0 {
-		return fmt.Errorf("message has a NUL byte at byte %d: %w", i, ErrUntypable)
-	}
 	for _, m := range pasteMarkers {
 		if i := strings.Index(text, m); i >= 0 {
 			return fmt.Errorf("message has the bracketed-paste sequence %q at byte %d, which would end the paste and type the rest as keys: %w", m, i, ErrUntypable)
+		}
+	}
+	for i, r := range text {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(text[i:], "\uFFFD"):
+			return fmt.Errorf("message is not valid UTF-8 at byte %d: %w", i, ErrUntypable)
+		case r == 0:
+			return fmt.Errorf("message has a NUL byte at byte %d: %w", i, ErrUntypable)
+		case r == '\r':
+			return fmt.Errorf("message has a carriage return at byte %d (CRLF line ends?), which a terminal reads as Enter: %w", i, ErrUntypable)
+		case r < 0x20 && r != '\t' && r != '\n', r == 0x7f, r >= 0x80 && r < 0xa0:
+			return fmt.Errorf("message has the control character %U at byte %d, which a terminal reads as a key or a signal: %w", r, i, ErrUntypable)
 		}
 	}
 	return nil
