@@ -260,3 +260,33 @@ nothing_created() {
 	run --separate-stderr mas session list --json
 	[ "$(jq -r '[.sessions[].status] | join(" ")' <<<"$output")" = "stopped stopped" ] || fail "$output"
 }
+
+# bats test_tags=security
+@test "a session.log that is a FIFO or a link never hangs a stop and is never written through" {
+	local a b victim="$BATS_TEST_TMPDIR/victim.txt"
+	a="$(new_session)"
+	b="$(new_session)"
+	echo victim >"$victim"
+	# A FIFO in the log's place: the stop finishes at once.
+	rm "$ROOT/sessions/$a/logs/session.log"
+	mkfifo "$ROOT/sessions/$a/logs/session.log"
+	run --separate-stderr timeout -k 5 10 "$MAS_BIN" session stop "$a"
+	assert_success
+	[ -p "$ROOT/sessions/$a/logs/session.log" ]
+	# A link in the log's place, and a logs directory that is a link.
+	ln -sf "$victim" "$ROOT/sessions/$b/logs/session.log"
+	run --separate-stderr timeout -k 5 10 "$MAS_BIN" session stop "$b"
+	assert_success
+	[ "$(cat "$victim")" = victim ]
+	run --separate-stderr mas session list --json
+	[ "$(jq -r '[.sessions[].status] | join(" ")' <<<"$output")" = "stopped stopped" ] || fail "$output"
+	local c outside="$BATS_TEST_TMPDIR/outside"
+	c="$(new_session)"
+	mkdir "$outside"
+	rm -r "$ROOT/sessions/$c/logs"
+	ln -s "$outside" "$ROOT/sessions/$c/logs"
+	run --separate-stderr timeout -k 5 10 "$MAS_BIN" session stop "$c"
+	assert_success
+	run ls -A "$outside"
+	assert_output ""
+}

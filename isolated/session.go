@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"mas/envfile"
+	"mas/internal/safefile"
 )
 
 // Session is what a session's .session file says about it.
@@ -185,9 +186,15 @@ func (s *Session) save() error {
 }
 
 // logEvent appends a line to logs/session.log; the log is for people, so a
-// failure to write it is not an error.
+// failure to write it is not an error. Agents work next to it: a logs
+// directory or a log that is a link, or a FIFO in the log's place, is not
+// written to (and never waited on).
 func (s *Session) logEvent(t time.Time, event string) {
-	f, err := os.OpenFile(filepath.Join(s.home, "logs", "session.log"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	dir := filepath.Join(s.home, "logs")
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+		return
+	}
+	f, err := safefile.Open(filepath.Join(dir, "session.log"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return
 	}
