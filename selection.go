@@ -12,6 +12,7 @@ import (
 	"mas/envfile"
 	"mas/isolated"
 	"mas/layout"
+	"mas/legacy"
 )
 
 // errNoSession is returned when no mas session runs.
@@ -57,6 +58,11 @@ func (a *app) selectNamed(ctx context.Context, hint string) (selected, error) {
 				return selected{}, fmt.Errorf("%w: session %s is not running", errNotRunning, hint)
 			}
 			return selected{name: s.TmuxName, root: root, iso: s, panes: layout.Of(snapshot, s.TmuxName)}, nil
+		}
+		// Otherwise only the root's own legacy session: not another
+		// root's session, nor any tmux session that happens to run.
+		if !a.isLegacySessionOf(root, hint) {
+			return selected{}, fmt.Errorf("%w: %s is not a session of %s", errNotRunning, hint, root)
 		}
 		if !names[hint] {
 			return selected{}, fmt.Errorf("%w: no running session %s", errNotRunning, hint)
@@ -130,4 +136,14 @@ func (a *app) selectNamed(ctx context.Context, hint string) (selected, error) {
 	}
 	return selected{}, fmt.Errorf("several mas sessions are running (%s): choose one with MAS_SESSION_NAME=<name> or MAS_SESSION_ID=<id>",
 		strings.Join(mas, ", "))
+}
+
+// isLegacySessionOf reports whether name is the legacy session of root:
+// the one its .mas_session names, or the one its project would start.
+func (a *app) isLegacySessionOf(root, name string) bool {
+	if vars, err := envfile.Read(filepath.Join(root, ".mas_session"), envfile.LegacyKeys); err == nil && envfile.Map(vars)["SESSION_NAME"] == name {
+		return true
+	}
+	project, _, err := legacy.FindProject(root)
+	return err == nil && legacy.SessionName(project.Name) == name
 }

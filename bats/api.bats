@@ -146,3 +146,16 @@ JSON
 	run curl -fsS "http://127.0.0.1:$MAS_HTTP_PORT/health"
 	assert_failure
 }
+
+# bats test_tags=security
+@test "POST /message reaches only sessions of the server's root, never another tmux session" {
+	start_serve "$ROOT"
+	# A tmux session of the user's own, shaped like a team's first window.
+	tmux new-session -d -s personal -n meta "cat >$BATS_TEST_TMPDIR/personal.txt"
+	run curl -sS -w '\n%{http_code}' -X POST "$API/message" -H 'Content-Type: application/json' \
+		-d '{"session": "personal", "target": "00", "message": "into-personal", "execute": true}'
+	[ "${lines[-1]}" = 404 ] || fail "$output"
+	[ "$(sed '$d' <<<"$output" | jq -r .error)" = "not found: not running: personal is not a session of $ROOT" ]
+	run cat "$BATS_TEST_TMPDIR/personal.txt"
+	refute_output --partial into-personal
+}
