@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 )
@@ -139,6 +141,8 @@ type Server struct {
 	token   string
 	login   *login // nil without a token
 	refused func(*http.Request, int)
+	// peerUIDOf replaces the kernel's answer in tests.
+	peerUIDOf func(*http.Request) (int, bool)
 }
 
 // New builds the Server of b.
@@ -168,6 +172,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.login == nil {
+		// Without a token, loopback is the only lock: other users of the
+		// machine reach it too, so their requests are refused.
+		if uid, ok := s.peerUID(r); ok && uid != os.Getuid() {
+			s.refuse(w, r, http.StatusForbidden, fmt.Sprintf("request from another user of this machine (uid %d): only uid %d may use this server without MAS_API_TOKEN", uid, os.Getuid()))
+			return
+		}
 		s.mux.ServeHTTP(w, r)
 		return
 	}
@@ -183,6 +193,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("WWW-Authenticate", "Bearer")
 		s.refuse(w, r, http.StatusUnauthorized, "missing or wrong bearer token or login cookie: open the login URL that mas serve printed on stderr")
 	}
+}
+
+// peerUID is the user of the client's end of the connection, where the
+// system can tell (Linux); -1 when it could look and found nothing.
+func (s *Server) peerUID(r *http.Request) (int, bool) {
+	if s.peerUIDOf != nil {
+		return s.peerUIDOf(r)
+	}
+	local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if local == nil {
+		return 0, false
+	}
+	return peerUID(r.RemoteAddr, local.String())
 }
 
 func (s *Server) bearer(r *http.Request) bool {

@@ -134,3 +134,22 @@ run_session() {
 	run curl -sS -b "$BATS_TEST_TMPDIR/jar" "http://127.0.0.1:$MAS_HTTP_PORT/sessions"
 	[ "$(jq -r .total <<<"$output")" = 1 ] || fail "$output"
 }
+
+# bats test_tags=security
+@test "without a token, another user of the machine is refused (403)" {
+	[[ "$(id -u)" = 0 ]] && command -v setpriv >/dev/null || skip "needs root and setpriv to act as another user"
+	[[ "$(uname)" = Linux ]] || skip "the peer's user is known on Linux only"
+	start_serve "$ROOT"
+	run_session
+	local as_nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	run "${as_nobody[@]}" curl -sS -w '\n%{http_code}' -X POST "$API/message" -H 'Content-Type: application/json' \
+		-d "{\"session\": \"${ID:0:8}\", \"target\": \"00\", \"message\": \"from nobody\", \"execute\": true}"
+	[ "${lines[-1]}" = 403 ] || fail "$output"
+	[ "$(sed '$d' <<<"$output" | jq -r .error)" = "request from another user of this machine (uid 65534): only uid 0 may use this server without MAS_API_TOKEN" ]
+	run "${as_nobody[@]}" curl -sS -o /dev/null -w '%{http_code}' "$API/sessions"
+	assert_output 403
+	# The user who runs it is served.
+	run curl -sS -o /dev/null -w '%{http_code}' "$API/sessions"
+	assert_output 200
+	[ "$(agent_input 00)" = "''" ]
+}
