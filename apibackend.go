@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"time"
 
-	"mas/api"
+	"mas/internal/api"
+	"mas/internal/layout"
+	"mas/internal/roster"
 	"mas/isolated"
-	"mas/layout"
 	"mas/legacy"
-	"mas/roster"
 )
 
 // backend serves the HTTP API with the command line's own verbs.

@@ -26,7 +26,7 @@ import (
 	"testing"
 	"time"
 
-	"mas/api"
+	"mas/internal/api"
 )
 
 // cdp is a DevTools protocol connection over Chromium's debugging pipe.

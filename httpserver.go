@@ -26,8 +26,8 @@ import (
 	"syscall"
 	"time"
 
-	"mas/api"
 	"mas/envfile"
+	"mas/internal/api"
 	"mas/internal/safefile"
 	"mas/isolated"
 	"mas/tmux"

@@ -7,7 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"mas/roster"
+	"mas/internal/roster"
 )
 
 // list prints the roster, byte for byte as the bash tool did. With -u only

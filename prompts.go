@@ -9,10 +9,10 @@ import (
 	"strings"
 	"time"
 
-	"mas/api"
+	"mas/internal/api"
+	"mas/internal/layout"
+	"mas/internal/roster"
 	"mas/internal/safefile"
-	"mas/layout"
-	"mas/roster"
 )
 
 // prompt is one text of a config that an agent gets once it is ready.

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"mas/envfile"
+	"mas/internal/layout"
 	"mas/isolated"
-	"mas/layout"
 )
 
 // errNoSession is returned when no mas session runs.

@@ -7,8 +7,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"mas/layout"
-	"mas/roster"
+	"mas/internal/layout"
+	"mas/internal/roster"
 )
 
 // send types a message into the agents a target names.

@@ -10,7 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"mas/api"
+	"mas/internal/api"
 )
 
 // httpAddr is where the HTTP API listens: --addr, else MAS_HTTP_HOST and

@@ -12,10 +12,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"mas/api"
+	"mas/internal/api"
+	"mas/internal/layout"
+	"mas/internal/roster"
 	"mas/isolated"
-	"mas/layout"
-	"mas/roster"
 	"mas/tmux"
 )
 

@@ -9,8 +9,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"mas/layout"
-	"mas/roster"
+	"mas/internal/layout"
+	"mas/internal/roster"
 )
 
 type agentStatus struct {

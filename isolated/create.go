@@ -13,9 +13,9 @@ import (
 	"github.com/google/uuid"
 
 	"mas/envfile"
+	"mas/internal/layout"
+	"mas/internal/roster"
 	"mas/internal/safefile"
-	"mas/layout"
-	"mas/roster"
 	"mas/templates"
 	"mas/tmux"
 )

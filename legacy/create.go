@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"mas/envfile"
-	"mas/layout"
+	"mas/internal/layout"
 	"mas/templates"
 	"mas/tmux"
 )

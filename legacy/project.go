@@ -13,8 +13,8 @@ import (
 	"strings"
 
 	"mas/envfile"
+	"mas/internal/roster"
 	"mas/internal/safefile"
-	"mas/roster"
 	"mas/templates"
 )
 

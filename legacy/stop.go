@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 
 	"mas/envfile"
-	"mas/layout"
+	"mas/internal/layout"
 	"mas/tmux"
 )
 

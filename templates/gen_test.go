@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"mas/roster"
+	"mas/internal/roster"
 )
 
 var update = flag.Bool("update", false, "rewrite the template files from the generator")

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"mas/roster"
+	"mas/internal/roster"
 	"mas/tmux"
 )
 

@@ -12,7 +12,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"mas/roster"
+	"mas/internal/roster"
 	"mas/tmux"
 )
 
