@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -8,18 +8,16 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/urfave/cli/v2"
-
 	"mas/internal/api"
 )
 
-// httpAddr is where the HTTP API listens: --addr, else MAS_HTTP_HOST and
+// HTTPAddr is where the HTTP API listens: --addr, else MAS_HTTP_HOST and
 // MAS_HTTP_PORT, else 127.0.0.1:8765.
-func (a *app) httpAddr(flag string) string {
+func (e Env) HTTPAddr(flag string) string {
 	if flag != "" {
 		return flag
 	}
-	host, port := a.e.getenv("MAS_HTTP_HOST"), a.e.getenv("MAS_HTTP_PORT")
+	host, port := e.Getenv("MAS_HTTP_HOST"), e.Getenv("MAS_HTTP_PORT")
 	if host == "" {
 		host = "127.0.0.1"
 	}
@@ -75,12 +73,15 @@ func takeInherited(getenv func(string) string) (*inherited, error) {
 	return &inherited{listener: l, ready: ready}, nil
 }
 
-func (a *app) serve(ctx context.Context, cc *cli.Context) error {
-	in, err := takeInherited(a.e.getenv)
+// Serve serves the HTTP API of the root on addr (see HTTPAddr) until ctx
+// ends. Run by start in the background, it takes the listener start
+// opened and holds the root's pid file for the rest of its life.
+func (a *App) Serve(ctx context.Context, addr string) error {
+	in, err := takeInherited(a.Getenv)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	token := a.e.getenv("MAS_API_TOKEN")
+	token := a.Getenv("MAS_API_TOKEN")
 	var ln net.Listener
 	if in != nil {
 		defer in.ready.Close()
@@ -92,21 +93,20 @@ func (a *app) serve(ctx context.Context, cc *cli.Context) error {
 			return err
 		}
 	} else {
-		addr := a.httpAddr(cc.String("addr"))
-		if err := api.CheckAddr(addr, token); err != nil {
-			return usagef("serve: %v", err)
+		if err := api.CheckAddr(a.HTTPAddr(addr), token); err != nil {
+			return Usagef("serve: %v", err)
 		}
-		if ln, err = net.Listen("tcp", addr); err != nil {
+		if ln, err = net.Listen("tcp", a.HTTPAddr(addr)); err != nil {
 			return fmt.Errorf("serve: %w", err)
 		}
 	}
-	fmt.Fprintf(a.e.stderr, "[INFO] MAS API listening on http://%s (root %s)\n", ln.Addr(), a.e.resolveRoot())
+	fmt.Fprintf(a.Progress, "[INFO] MAS API listening on http://%s (root %s)\n", ln.Addr(), a.Root())
 	// Host headers must name the listening port, or the configured host
 	// (which an inherited listener does not know). With a token, New
 	// prints the page's login URL.
-	host, _, _ := net.SplitHostPort(a.httpAddr(cc.String("addr")))
-	srv := api.New(backend{a}, api.Options{Token: token, Addr: ln.Addr().String(), Host: host, Log: a.e.stderr})
+	host, _, _ := net.SplitHostPort(a.HTTPAddr(addr))
+	srv := api.New(Backend{a}, api.Options{Token: token, Addr: ln.Addr().String(), Host: host, Log: a.Progress})
 	err = api.Serve(ctx, ln, srv, api.DefaultLimits())
-	fmt.Fprintln(a.e.stderr, "[INFO] MAS API stopped")
+	fmt.Fprintln(a.Progress, "[INFO] MAS API stopped")
 	return err
 }

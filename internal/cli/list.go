@@ -1,11 +1,11 @@
-package main
+package cli
 
 import (
 	"context"
 	"fmt"
 	"strings"
 
-	"github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v2"
 
 	"mas/internal/roster"
 )
@@ -13,7 +13,7 @@ import (
 // list prints the roster, byte for byte as the bash tool did. With -u only
 // the agents the target names, in its order; parts of the target that name
 // no agent are reported on stderr, and the exit status stays 0 as before.
-func (a *app) list(_ context.Context, cc *cli.Context) error {
+func (a *App) list(_ context.Context, cc *ucli.Context) error {
 	var b strings.Builder
 	b.WriteString("=== MAS Agent List ===\n\n")
 	if !cc.IsSet("unit") {
@@ -26,21 +26,21 @@ func (a *app) list(_ context.Context, cc *cli.Context) error {
 				b.WriteString("  " + agentLine(id))
 			}
 		}
-		_, err := fmt.Fprint(a.e.stdout, b.String())
+		_, err := fmt.Fprint(a.e.Stdout, b.String())
 		return err
 	}
 	ids, unknown := roster.Expand(cc.String("unit"))
 	for _, id := range ids {
 		b.WriteString(agentLine(id))
 	}
-	if _, err := fmt.Fprint(a.e.stdout, b.String()); err != nil {
+	if _, err := fmt.Fprint(a.e.Stdout, b.String()); err != nil {
 		return err
 	}
 	if len(ids) == 0 && len(unknown) == 0 {
 		unknown = []string{cc.String("unit")}
 	}
 	for _, u := range unknown {
-		fmt.Fprintf(a.e.stderr, "mas: warning: no agent matches target %q\n", u)
+		fmt.Fprintf(a.e.Stderr, "mas: warning: no agent matches target %q\n", u)
 	}
 	return nil
 }

@@ -1,11 +1,10 @@
-package main
+package app
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -15,8 +14,8 @@ import (
 	"mas/internal/safefile"
 )
 
-// prompt is one text of a config that an agent gets once it is ready.
-type prompt struct {
+// Prompt is one text of a config that an agent gets once it is ready.
+type Prompt struct {
 	Agent, Text string
 }
 
@@ -35,12 +34,12 @@ type teamPrompts struct {
 	Units       []unitPrompts `json:"units"`
 }
 
-// configPrompts reads the prompts of a --config file in either shape: the
+// ConfigPrompts reads the prompts of a --config file in either shape: the
 // examples' {"agents": {"metaManager": …}, "units": […]} and the
 // {"metaManager": …, "units": […]} that POST /runs writes (bug #22: the
 // original dropped the meta manager's prompt of the second shape). Every
 // id must be an agent's; prompts without text are skipped.
-func configPrompts(data []byte) ([]prompt, error) {
+func ConfigPrompts(data []byte) ([]Prompt, error) {
 	var c struct {
 		teamPrompts
 		Agents *teamPrompts `json:"agents"`
@@ -57,7 +56,7 @@ func configPrompts(data []byte) ([]prompt, error) {
 			units = c.Agents.Units
 		}
 	}
-	var out []prompt
+	var out []Prompt
 	add := func(p *agentPrompt, defaultID string) error {
 		if p == nil || strings.TrimSpace(p.Prompt) == "" {
 			return nil
@@ -72,7 +71,7 @@ func configPrompts(data []byte) ([]prompt, error) {
 		if err := layout.CheckText(p.Prompt); err != nil {
 			return fmt.Errorf("config: prompt of agent %s: %w", id, err)
 		}
-		out = append(out, prompt{Agent: id, Text: p.Prompt})
+		out = append(out, Prompt{Agent: id, Text: p.Prompt})
 		return nil
 	}
 	if err := add(meta, "00"); err != nil {
@@ -95,11 +94,11 @@ func configPrompts(data []byte) ([]prompt, error) {
 // the API are capped there as a request body.
 const maxConfigSize = api.MaxBody
 
-// readConfig reads and checks a --config file. The user named it, so a
+// ReadConfig reads and checks a --config file. The user named it, so a
 // link is followed, but it must lead to a regular file of at most
 // maxConfigSize bytes: a FIFO or a device is refused at once, never waited
 // on or read without end.
-func readConfig(path string) ([]byte, []prompt, error) {
+func ReadConfig(path string) ([]byte, []Prompt, error) {
 	data, err := safefile.ReadFileFollow(path, maxConfigSize)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read config: %w", err)
@@ -107,53 +106,44 @@ func readConfig(path string) ([]byte, []prompt, error) {
 	if !json.Valid(data) {
 		return nil, nil, fmt.Errorf("read config: %s is not valid JSON", path)
 	}
-	prompts, err := configPrompts(data)
+	prompts, err := ConfigPrompts(data)
 	return data, prompts, err
 }
 
-// readyTimeout bounds the wait for agents before their prompts are sent.
-func (a *app) readyTimeout() time.Duration {
-	if s, err := strconv.Atoi(a.e.getenv("MAS_READY_TIMEOUT")); err == nil && s > 0 {
-		return time.Duration(s) * time.Second
-	}
-	return 60 * time.Second
-}
-
-// sendPrompts types each prompt into its agent, with Enter, as soon as
+// SendPrompts types each prompt into its agent, with Enter, as soon as
 // that agent's program (not the shell) is in the foreground of its pane,
 // and returns how many it sent.
-func (a *app) sendPrompts(ctx context.Context, session string, prompts []prompt) (int, error) {
+func (a *App) SendPrompts(ctx context.Context, session string, prompts []Prompt) (int, error) {
 	sent := 0
-	deadline := time.Now().Add(a.readyTimeout())
+	deadline := a.Now().Add(a.readyTimeout())
 	pending := slices.Clone(prompts)
-	c := a.tmux()
 	for len(pending) > 0 {
-		snapshot, err := layout.Snapshot(ctx, c)
+		snapshot, err := layout.Snapshot(ctx, a.Tmux)
 		if err != nil {
 			return sent, err
 		}
 		byAgent := layout.AgentPanes(layout.Of(snapshot, session))
-		var waiting []prompt
+		var waiting []Prompt
 		for _, p := range pending {
 			pane, ok := byAgent[p.Agent]
 			if !ok {
 				return sent, fmt.Errorf("prompt for agent %s: no pane in %s", p.Agent, session)
 			}
-			if !layout.AgentRunning(pane, a.userShell()) {
+			if !layout.AgentRunning(pane, a.UserShell()) {
 				waiting = append(waiting, p)
 				continue
 			}
-			if _, err := layout.Send(ctx, c, []string{pane.ID}, p.Text, true); err != nil {
+			if _, err := layout.Send(ctx, a.Tmux, []string{pane.ID}, p.Text, true); err != nil {
 				return sent, fmt.Errorf("prompt for agent %s: %w", p.Agent, err)
 			}
 			sent++
-			fmt.Fprintf(a.e.stderr, "[INFO] Prompt sent to agent %s\n", p.Agent)
+			fmt.Fprintf(a.Progress, "[INFO] Prompt sent to agent %s\n", p.Agent)
 		}
 		pending = waiting
 		if len(pending) == 0 {
 			break
 		}
-		if time.Now().After(deadline) {
+		if a.Now().After(deadline) {
 			var ids []string
 			for _, p := range pending {
 				ids = append(ids, p.Agent)

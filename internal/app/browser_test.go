@@ -1,4 +1,4 @@
-package main
+package app
 
 // TestWebPageInChromium drives the page of mas serve in headless Chromium
 // (Debian's package; scripts/test.sh installs it) against the real API
@@ -116,7 +116,7 @@ func (c *cdp) waitFor(t *testing.T, session, js, want string) {
 // Chromium to drive pages.
 type browserFixture struct {
 	dir, out string
-	a        *app
+	a        *App
 	c        *cdp
 }
 
@@ -150,7 +150,7 @@ func newBrowserFixture(t *testing.T) *browserFixture {
 	t.Cleanup(func() { exec.Command("tmux", "kill-server").Run() })
 
 	vars := map[string]string{"MAS_ROOT": root, "MAS_AGENT_COMMAND": stub, "SHELL": "/bin/sh", "MAS_HTTP": "off"}
-	a := newApp(env{getenv: func(k string) string { return vars[k] }, cwd: dir, stderr: &bytes.Buffer{}, stdout: &bytes.Buffer{}})
+	a := New(Env{Getenv: func(k string) string { return vars[k] }, Cwd: dir}, &bytes.Buffer{})
 
 	// Chromium reads commands on fd 3 and writes answers on fd 4.
 	// evil.test resolves to this machine, as a rebound DNS name would.
@@ -184,7 +184,7 @@ func (f *browserFixture) serve(t *testing.T, o api.Options) (string, *api.Server
 		defer mu.Unlock()
 		refused = append(refused, status)
 	}
-	h := api.New(backend{f.a}, o)
+	h := api.New(Backend{f.a}, o)
 	srv.Config.Handler = h
 	srv.Start()
 	t.Cleanup(srv.Close)
@@ -209,7 +209,7 @@ func (f *browserFixture) open(t *testing.T, url string) string {
 // prompts, and waits until agent 21 reads its pane.
 func (f *browserFixture) run(t *testing.T) string {
 	t.Helper()
-	run, err := backend{f.a}.Run(context.Background(), api.RunRequest{Agents: json.RawMessage(`{}`), SessionMode: "isolated"})
+	run, err := Backend{f.a}.Run(context.Background(), api.RunRequest{Agents: json.RawMessage(`{}`), SessionMode: "isolated"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -6,29 +6,29 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v2"
 
 	"mas/envfile"
+	"mas/internal/app"
 	"mas/isolated"
 )
 
 // envCommand prints a session's variables for eval. Everything is built
 // before anything is written, so that a failure leaves stdout empty and
 // `vars=$(mas env ID) && eval "$vars"` evaluates nothing.
-func (a *app) envCommand(_ context.Context, cc *cli.Context) error {
+func (a *App) envCommand(_ context.Context, cc *ucli.Context) error {
 	shell := envfile.POSIX
 	if cc.IsSet("shell") {
 		sh, err := envfile.ParseShell(cc.String("shell"))
 		if err != nil {
-			return usagef("env: --shell: %v", err)
+			return app.Usagef("env: --shell: %v", err)
 		}
 		shell = sh
 	}
 	ref := cc.Args().First()
-	root := a.e.resolveRoot()
-	id, err := isolated.Find(root, ref)
+	root, id, err := a.app.Find(ref)
 	if errors.Is(err, isolated.ErrMalformedID) {
-		return usagef("env: %v", err)
+		return app.Usagef("env: %v", err)
 	}
 	if err != nil {
 		return err
@@ -65,15 +65,15 @@ func (a *app) envCommand(_ context.Context, cc *cli.Context) error {
 			return fmt.Errorf("session %s: %w", id, err)
 		}
 	}
-	if _, err := fmt.Fprint(a.e.stdout, out); err != nil {
+	if _, err := fmt.Fprint(a.e.Stdout, out); err != nil {
 		return err
 	}
-	if a.e.stdoutTTY && !cc.Bool("json") {
+	if a.e.StdoutTTY && !cc.Bool("json") {
 		how := `vars=$(mas env ` + ref + `) && eval "$vars"`
 		if shell == envfile.Fish {
 			how = "mas env " + ref + " --shell fish | source"
 		}
-		fmt.Fprintf(a.e.stderr, "mas: hint: to load these into your shell: %s\n", how)
+		fmt.Fprintf(a.e.Stderr, "mas: hint: to load these into your shell: %s\n", how)
 	}
 	return nil
 }

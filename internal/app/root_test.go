@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"os"
@@ -34,9 +34,9 @@ func TestResolveRoot(t *testing.T) {
 		{nil, plain, exe, plain, "else the working directory"},
 	}
 	for _, tt := range tests {
-		e := env{getenv: func(k string) string { return tt.vars[k] }, cwd: tt.cwd, exeDir: tt.exe}
-		if got := e.resolveRoot(); got != tt.want {
-			t.Errorf("%s: resolveRoot() = %q, want %q", tt.why, got, tt.want)
+		e := Env{Getenv: func(k string) string { return tt.vars[k] }, Cwd: tt.cwd, ExeDir: tt.exe}
+		if got := e.Root(); got != tt.want {
+			t.Errorf("%s: Root() = %q, want %q", tt.why, got, tt.want)
 		}
 	}
 }

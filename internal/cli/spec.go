@@ -1,10 +1,15 @@
-package main
+// Package cli is the command line of mas: the command specs, and one file
+// per command that reads its flags, calls a verb of package app and prints.
+package cli
 
 import (
 	"context"
+	"io"
 	"strings"
 
-	"github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v2"
+
+	"mas/internal/app"
 )
 
 // flagSpec is one flag of a command. value is the placeholder of a flag
@@ -25,7 +30,7 @@ type command struct {
 	// literal is how many leading arguments are positional whatever they
 	// look like: "send 00 -e" sends the text "-e", as the bash tool did.
 	literal int
-	action  func(context.Context, *cli.Context) error
+	action  func(context.Context, *ucli.Context) error
 	subs    []*command
 }
 
@@ -88,11 +93,11 @@ func normalize(c *command, path string, args []string) (parsed, error) {
 			name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
 			f, ok := c.lookupFlag(name)
 			if !ok {
-				return parsed{}, usagef("%s: unknown flag %s", path, a)
+				return parsed{}, app.Usagef("%s: unknown flag %s", path, a)
 			}
 			switch {
 			case f.value == "" && hasValue:
-				return parsed{}, usagef("%s: %s takes no value", path, strings.SplitN(a, "=", 2)[0])
+				return parsed{}, app.Usagef("%s: %s takes no value", path, strings.SplitN(a, "=", 2)[0])
 			case f.value == "":
 				flags = append(flags, "--"+f.long)
 			case hasValue:
@@ -101,7 +106,7 @@ func normalize(c *command, path string, args []string) (parsed, error) {
 				flags = append(flags, "--"+f.long, args[i+1])
 				i++
 			default:
-				return parsed{}, usagef("%s needs a value", a)
+				return parsed{}, app.Usagef("%s needs a value", a)
 			}
 		default:
 			pos = append(pos, a)
@@ -109,29 +114,53 @@ func normalize(c *command, path string, args []string) (parsed, error) {
 	}
 	switch {
 	case len(pos) < c.minArgs():
-		return parsed{}, usagef("%s: missing %s", path, c.args[len(pos)])
+		return parsed{}, app.Usagef("%s: missing %s", path, c.args[len(pos)])
 	case len(pos) > len(c.args):
-		return parsed{}, usagef("%s: unexpected argument %q", path, pos[len(c.args)])
+		return parsed{}, app.Usagef("%s: unexpected argument %q", path, pos[len(c.args)])
 	}
 	return parsed{argv: append(append(flags, "--"), pos...)}, nil
 }
 
 func isHelp(a string) bool { return a == "-h" || a == "--help" }
 
-// app is the command line of mas.
-type app struct {
-	e    env
+// Env is everything a run of the command line reads from the outside
+// world.
+type Env struct {
+	Args    []string // the command line, the program's name first
+	Getenv  func(string) string
+	Environ func() []string
+	Stdin   io.Reader
+	Stdout  io.Writer
+	Stderr  io.Writer
+	Cwd     string // working directory
+	Exe     string // path of the binary
+	ExeDir  string // directory of the binary, links resolved
+	// StdinTTY and StdoutTTY tell whether the streams are terminals.
+	StdinTTY, StdoutTTY bool
+	Version             string
+}
+
+// App is the command line of mas over the verbs of app.
+type App struct {
+	e    Env
+	app  *app.App
 	root *command
 }
 
-func newApp(e env) *app {
-	a := &app{e: e}
+// New returns the command line of e, its tmux calls going to the real tmux.
+func New(e Env) *App {
+	a := &App{e: e, app: app.New(app.Env{Getenv: e.Getenv, Environ: e.Environ, Cwd: e.Cwd, ExeDir: e.ExeDir, Exe: e.Exe}, e.Stderr)}
 	a.root = &command{name: "mas", subs: a.commands()}
 	return a
 }
 
+// Run runs the command line e.Args. A usage error is an *app.UsageError.
+func Run(ctx context.Context, e Env) error {
+	return New(e).run(ctx, e.Args[1:])
+}
+
 // run resolves the command named by args, checks its arguments and runs it.
-func (a *app) run(ctx context.Context, args []string) error {
+func (a *App) run(ctx context.Context, args []string) error {
 	c, path := a.root, ""
 	var names []string
 	for len(c.subs) > 0 {
@@ -141,19 +170,19 @@ func (a *app) run(ctx context.Context, args []string) error {
 			for _, s := range c.subs {
 				names = append(names, s.name)
 			}
-			return usagef("%s: missing subcommand (%s)", path, strings.Join(names, ", "))
+			return app.Usagef("%s: missing subcommand (%s)", path, strings.Join(names, ", "))
 		case len(args) == 0 || isHelp(args[0]) || c == a.root && args[0] == "help" && len(args) == 1:
 			return a.writeHelp(c)
 		}
 		next := c.sub(args[0])
 		if next == nil {
 			if strings.HasPrefix(args[0], "-") {
-				return usagef("unknown flag %s", args[0])
+				return app.Usagef("unknown flag %s", args[0])
 			}
 			if c == a.root {
-				return usagef("unknown command: %s", args[0])
+				return app.Usagef("unknown command: %s", args[0])
 			}
-			return usagef("%s: unknown command: %s", c.name, args[0])
+			return app.Usagef("%s: unknown command: %s", c.name, args[0])
 		}
 		c, args = next, args[1:]
 		names = append(names, c.name)
@@ -171,16 +200,16 @@ func (a *app) run(ctx context.Context, args []string) error {
 
 // dispatch hands the normalized command line to urfave/cli, which parses
 // the flag values and calls the action.
-func (a *app) dispatch(ctx context.Context, c *command, names []string, argv []string) error {
+func (a *App) dispatch(ctx context.Context, c *command, names []string, argv []string) error {
 	var runErr error
-	leaf := &cli.Command{
+	leaf := &ucli.Command{
 		Name:            c.name,
 		HideHelp:        true,
 		HideHelpCommand: true,
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return &usageError{err.Error()}
+		OnUsageError: func(_ *ucli.Context, err error, _ bool) error {
+			return &app.UsageError{Msg: err.Error()}
 		},
-		Action: func(cc *cli.Context) error {
+		Action: func(cc *ucli.Context) error {
 			runErr = c.action(ctx, cc)
 			return nil
 		},
@@ -191,27 +220,27 @@ func (a *app) dispatch(ctx context.Context, c *command, names []string, argv []s
 			aliases = []string{f.short}
 		}
 		if f.value != "" {
-			leaf.Flags = append(leaf.Flags, &cli.StringFlag{Name: f.long, Aliases: aliases, Usage: f.usage})
+			leaf.Flags = append(leaf.Flags, &ucli.StringFlag{Name: f.long, Aliases: aliases, Usage: f.usage})
 		} else {
-			leaf.Flags = append(leaf.Flags, &cli.BoolFlag{Name: f.long, Aliases: aliases, Usage: f.usage})
+			leaf.Flags = append(leaf.Flags, &ucli.BoolFlag{Name: f.long, Aliases: aliases, Usage: f.usage})
 		}
 	}
 	cmd := leaf
 	for i := len(names) - 2; i >= 0; i-- {
-		cmd = &cli.Command{Name: names[i], HideHelp: true, HideHelpCommand: true, Subcommands: []*cli.Command{cmd}}
+		cmd = &ucli.Command{Name: names[i], HideHelp: true, HideHelpCommand: true, Subcommands: []*ucli.Command{cmd}}
 	}
-	capp := &cli.App{
+	capp := &ucli.App{
 		Name:            "mas",
 		HideHelp:        true,
 		HideHelpCommand: true,
 		HideVersion:     true,
-		Writer:          a.e.stdout,
-		ErrWriter:       a.e.stderr,
-		ExitErrHandler:  func(*cli.Context, error) {},
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return &usageError{err.Error()}
+		Writer:          a.e.Stdout,
+		ErrWriter:       a.e.Stderr,
+		ExitErrHandler:  func(*ucli.Context, error) {},
+		OnUsageError: func(_ *ucli.Context, err error, _ bool) error {
+			return &app.UsageError{Msg: err.Error()}
 		},
-		Commands: []*cli.Command{cmd},
+		Commands: []*ucli.Command{cmd},
 	}
 	if err := capp.RunContext(ctx, append(append([]string{"mas"}, names...), argv...)); err != nil {
 		return err

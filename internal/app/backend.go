@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -13,18 +13,21 @@ import (
 	"mas/legacy"
 )
 
-// backend serves the HTTP API with the command line's own verbs.
-type backend struct{ a *app }
+// Backend serves the HTTP API with the command line's own verbs.
+type Backend struct{ a *App }
 
-func (b backend) Run(ctx context.Context, r api.RunRequest) (*api.Run, error) {
-	prompts, err := configPrompts(r.Agents)
+// NewBackend returns the API's backend over a.
+func NewBackend(a *App) Backend { return Backend{a} }
+
+func (b Backend) Run(ctx context.Context, r api.RunRequest) (*api.Run, error) {
+	prompts, err := ConfigPrompts(r.Agents)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", api.ErrInvalid, err)
 	}
-	run := &api.Run{SessionMode: "legacy", Status: "started", StartedAt: time.Now().UTC().Format(time.RFC3339)}
+	run := &api.Run{SessionMode: "legacy", Status: "started", StartedAt: b.a.Now().UTC().Format(time.RFC3339)}
 	var name string
 	if r.SessionMode == "isolated" {
-		s, err := b.a.newIsolated(ctx, "", r.Agents)
+		s, err := b.a.CreateIsolated(ctx, "", r.Agents)
 		if err != nil {
 			return nil, err
 		}
@@ -32,7 +35,7 @@ func (b backend) Run(ctx context.Context, r api.RunRequest) (*api.Run, error) {
 		run.WorkingDir, run.UnitDir, run.WorkflowsDir = s.Dir, s.UnitDir, s.WorkflowsDir
 		name = s.TmuxName
 	} else {
-		s, err := b.a.newLegacy(ctx, false)
+		s, err := b.a.CreateLegacy(ctx, false)
 		if errors.Is(err, legacy.ErrRunning) {
 			return nil, fmt.Errorf("%w: session %s already exists", api.ErrConflict, s.Name)
 		}
@@ -43,15 +46,15 @@ func (b backend) Run(ctx context.Context, r api.RunRequest) (*api.Run, error) {
 		run.WorkingDir, run.UnitDir, run.WorkflowsDir = s.Root, s.UnitDir, s.WorkflowsDir
 		name = s.Name
 	}
-	run.PromptsSent, err = b.a.sendPrompts(ctx, name, prompts)
+	run.PromptsSent, err = b.a.SendPrompts(ctx, name, prompts)
 	if err != nil {
 		run.Error = err.Error()
 	}
 	return run, nil
 }
 
-func (b backend) Sessions(ctx context.Context) ([]api.Session, error) {
-	sessions, tmuxErr, err := isolated.List(ctx, b.a.tmux(), b.a.e.resolveRoot())
+func (b Backend) Sessions(ctx context.Context) ([]api.Session, error) {
+	sessions, tmuxErr, err := b.a.Sessions(ctx)
 	if err == nil && tmuxErr != nil {
 		err = tmuxErr
 	}
@@ -60,15 +63,14 @@ func (b backend) Sessions(ctx context.Context) ([]api.Session, error) {
 	}
 	var out []api.Session
 	for _, l := range sessions {
-		out = append(out, sessionView(l, false))
+		out = append(out, SessionView(l, false))
 	}
 	return out, nil
 }
 
 // find resolves an id argument of the API.
-func (b backend) find(ref string) (string, string, error) {
-	root := b.a.e.resolveRoot()
-	id, err := isolated.Find(root, ref)
+func (b Backend) find(ref string) (string, string, error) {
+	root, id, err := b.a.Find(ref)
 	switch {
 	case errors.Is(err, isolated.ErrMalformedID):
 		return "", "", fmt.Errorf("%w: %v", api.ErrInvalid, err)
@@ -78,32 +80,32 @@ func (b backend) find(ref string) (string, string, error) {
 	return root, id, err
 }
 
-func (b backend) Session(ctx context.Context, ref string) (*api.Session, error) {
+func (b Backend) Session(ctx context.Context, ref string) (*api.Session, error) {
 	root, id, err := b.find(ref)
 	if err != nil {
 		return nil, err
 	}
-	l, err := isolated.Describe(ctx, b.a.tmux(), root, id)
+	l, err := b.a.Describe(ctx, root, id)
 	if err != nil {
 		return nil, err
 	}
-	s := sessionView(l, true)
+	s := SessionView(l, true)
 	return &s, nil
 }
 
-func (b backend) Stop(ctx context.Context, ref string) (*api.Session, error) {
+func (b Backend) Stop(ctx context.Context, ref string) (*api.Session, error) {
 	root, id, err := b.find(ref)
 	if err != nil {
 		return nil, err
 	}
-	s, err := isolated.Stop(ctx, b.a.tmux(), root, id, time.Now(), b.a.e.stderr)
+	s, err := b.a.stopIsolated(ctx, root, id)
 	if err != nil {
 		return nil, err
 	}
 	return &api.Session{SessionID: s.ID, TmuxSession: s.TmuxName, Status: s.Status}, nil
 }
 
-func (b backend) Message(ctx context.Context, m api.MessageRequest) (*api.MessageResult, error) {
+func (b Backend) Message(ctx context.Context, m api.MessageRequest) (*api.MessageResult, error) {
 	if err := layout.CheckText(m.Message); err != nil {
 		return nil, fmt.Errorf("%w: %v", api.ErrInvalid, err)
 	}
@@ -111,31 +113,31 @@ func (b backend) Message(ctx context.Context, m api.MessageRequest) (*api.Messag
 	if len(ids) == 0 || len(unknown) > 0 {
 		return nil, fmt.Errorf("%w: target %q names no agent in %q", api.ErrInvalid, m.Target, unknown)
 	}
-	sel, err := b.a.selectNamed(ctx, m.Session)
+	sel, err := b.a.Select(ctx, m.Session)
 	switch {
-	case errors.Is(err, errNotRunning), errors.Is(err, errNoSession), errors.Is(err, isolated.ErrNoSession):
+	case errors.Is(err, ErrNotRunning), errors.Is(err, ErrNoSession), errors.Is(err, isolated.ErrNoSession):
 		return nil, fmt.Errorf("%w: %v", api.ErrNotFound, err)
 	case err != nil:
 		return nil, fmt.Errorf("%w: %v", api.ErrConflict, err)
 	}
-	n, failed := b.a.deliver(ctx, sel, ids, m.Message, m.Execute)
-	res := &api.MessageResult{Status: "acknowledged", Session: sel.name, Target: m.Target, Sent: n, Total: len(ids)}
+	n, failed := b.a.Deliver(ctx, sel, ids, m.Message, m.Execute)
+	res := &api.MessageResult{Status: "acknowledged", Session: sel.Name, Target: m.Target, Sent: n, Total: len(ids)}
 	if n < len(ids) {
 		return nil, fmt.Errorf("%w: message sent to %d/%d agents: %v", api.ErrPartial, n, len(ids), failed)
 	}
 	return res, nil
 }
 
-func (b backend) Status(ctx context.Context, session string) (any, error) {
-	sel, err := b.a.selectNamed(ctx, session)
-	if errors.Is(err, errNotRunning) {
-		return statusJSON{Session: session, Status: "stopped", HTTPServer: httpServer(b.a.e.resolveRoot())}, nil
+func (b Backend) Status(ctx context.Context, session string) (any, error) {
+	sel, err := b.a.Select(ctx, session)
+	if errors.Is(err, ErrNotRunning) {
+		return Status{Session: session, Status: "stopped", HTTPServer: b.a.HTTPServer(b.a.Root())}, nil
 	}
-	if errors.Is(err, errNoSession) {
-		return statusJSON{Status: "stopped", HTTPServer: httpServer(b.a.e.resolveRoot())}, nil
+	if errors.Is(err, ErrNoSession) {
+		return Status{Status: "stopped", HTTPServer: b.a.HTTPServer(b.a.Root())}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", api.ErrConflict, err)
 	}
-	return b.a.sessionStatus(sel), nil
+	return b.a.Status(sel), nil
 }

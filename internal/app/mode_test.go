@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"errors"
@@ -23,13 +23,13 @@ func TestSessionMode(t *testing.T) {
 	}
 	for _, tt := range tests {
 		vars := map[string]string{"MAS_SESSION_MODE": tt.mode, "MAS_SESSION_ID": tt.id}
-		e := env{getenv: func(k string) string { return vars[k] }}
-		got, err := e.sessionMode()
-		var usage *usageError
+		e := Env{Getenv: func(k string) string { return vars[k] }}
+		got, err := e.SessionMode()
+		var usage *UsageError
 		switch {
 		case tt.want == "" && !errors.As(err, &usage):
 			t.Errorf("%s: sessionMode() = %q, %v; want a usage error", tt.why, got, err)
-		case tt.want != "" && (err != nil || got != tt.want):
+		case tt.want != "" && (err != nil || string(got) != tt.want):
 			t.Errorf("%s: sessionMode() = %q, %v; want %q", tt.why, got, err, tt.want)
 		}
 	}
@@ -37,7 +37,7 @@ func TestSessionMode(t *testing.T) {
 
 func TestSessionModeErrorNamesBothVariables(t *testing.T) {
 	vars := map[string]string{"MAS_SESSION_MODE": "legacy", "MAS_SESSION_ID": "3f0c2a9e-1b2c-4d5e-8f90-123456789abc"}
-	_, err := env{getenv: func(k string) string { return vars[k] }}.sessionMode()
+	_, err := Env{Getenv: func(k string) string { return vars[k] }}.SessionMode()
 	const want = "MAS_SESSION_MODE=legacy cannot be used with MAS_SESSION_ID: a legacy session has no id (unset one of them)"
 	if err == nil || err.Error() != want {
 		t.Errorf("error = %v, want %q", err, want)

@@ -1,15 +1,16 @@
-package main
+package cli
 
 import (
 	"slices"
-	"strings"
 	"testing"
+
+	"mas/internal/app"
 )
 
 // TestSendDoubleDash pins the documented "--" rule for a command whose
 // positionals are literal (issue 14 point 10).
 func TestSendDoubleDash(t *testing.T) {
-	send := newApp(env{}).root.sub("send")
+	send := newTestApp().root.sub("send")
 	tests := []struct {
 		in  []string
 		out []string // nil: a usage error
@@ -36,17 +37,6 @@ func TestSendDoubleDash(t *testing.T) {
 }
 
 func isUsage(err error) bool {
-	_, ok := err.(*usageError)
+	_, ok := err.(*app.UsageError)
 	return ok
-}
-
-// TestSendRefusesPasteMarkers: a message that would end a bracketed paste
-// is a usage error before any session is looked up or any tmux runs.
-func TestSendRefusesPasteMarkers(t *testing.T) {
-	for _, msg := range []string{"hi\x1b[201~\rid\r", "\x1b[200~", "a\u009b201~"} {
-		stdout, stderr, code := runMas(t, "send", "00", msg, "-e")
-		if code != 2 || stdout != "" || !strings.HasPrefix(stderr, "mas: send: message has the bracketed-paste sequence ") {
-			t.Errorf("send %q: exit %d, stdout %q, stderr %q; want exit 2 and the refusal", msg, code, stdout, stderr)
-		}
-	}
 }

@@ -1,4 +1,4 @@
-package main
+package app
 
 // The root's background HTTP server is the process that holds a POSIX
 // write lock (fcntl F_SETLK) on $ROOT/.mas_http.pid: it takes the lock when
@@ -49,40 +49,40 @@ func pidFile(root string) string { return filepath.Join(root, ".mas_http.pid") }
 func socketFile(root string) string { return filepath.Join(root, ".mas_http.socket") }
 
 // heldPidFile is this process's pid file while it is a root's background
-// server, and heldSocket the tmux socket it wrote there. The file is opened
-// once and never closed: POSIX locks belong to the process, so closing any
+// server, and the tmux socket it wrote there. The file is opened once and
+// never closed: POSIX locks belong to the process, so closing any
 // descriptor of that file in this process, even one opened only to read
 // it, would drop the lock. That is why probeServer never opens it here.
-var (
-	heldPidFile *os.File
-	heldSocket  string
-)
+type heldPidFile struct {
+	file   *os.File
+	socket string
+}
 
-// httpServer tells whether the root's background HTTP server runs, and its pid.
-func httpServer(root string) httpStatus {
-	h, _ := probeServer(root)
+// HTTPServer tells whether the root's background HTTP server runs, and its pid.
+func (a *App) HTTPServer(root string) HTTPStatus {
+	h, _ := a.probeServer(root)
 	return h
 }
 
 // probeServer returns the root's background server and the tmux socket it
 // recorded. Only a process holding the pid file's lock is a server; a
 // missing, unlocked or unreadable file, a link or a FIFO means none.
-func probeServer(root string) (httpStatus, string) {
+func (a *App) probeServer(root string) (HTTPStatus, string) {
 	path := pidFile(root)
-	if heldPidFile != nil && sameFile(heldPidFile, path) {
-		return httpStatus{Running: true, PID: os.Getpid()}, heldSocket
+	if a.held != nil && sameFile(a.held.file, path) {
+		return HTTPStatus{Running: true, PID: os.Getpid()}, a.held.socket
 	}
 	f, err := safefile.Open(path, os.O_RDONLY, 0)
 	if err != nil {
-		return httpStatus{}, ""
+		return HTTPStatus{}, ""
 	}
 	defer f.Close()
 	pid, err := lockHolder(f)
 	if err != nil || pid <= 0 {
-		return httpStatus{}, ""
+		return HTTPStatus{}, ""
 	}
 	socket, _ := safefile.ReadFile(socketFile(root), 4096)
-	return httpStatus{Running: true, PID: pid}, strings.TrimSpace(string(socket))
+	return HTTPStatus{Running: true, PID: pid}, strings.TrimSpace(string(socket))
 }
 
 // lockHolder returns the pid of the process that holds a lock on f that
@@ -130,15 +130,15 @@ func sameFile(f *os.File, path string) bool {
 // launched it: it locks the root's pid file for
 // the rest of its life, writes its pid and tmux socket there and tells the
 // launcher. A "mas serve" run by hand holds nothing, so stop never stops it.
-func (a *app) holdPidFile(ready *os.File) error {
-	root := a.e.resolveRoot()
+func (a *App) holdPidFile(ready *os.File) error {
+	root := a.Root()
 	path := pidFile(root)
 	f, err := lockPidFile(path)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	heldPidFile, heldSocket = f, a.tmuxSocket()
-	if err := safefile.WriteAtomic(socketFile(root), []byte(heldSocket+"\n"), 0o644); err != nil {
+	a.held = &heldPidFile{file: f, socket: a.tmuxSocket()}
+	if err := safefile.WriteAtomic(socketFile(root), []byte(a.held.socket+"\n"), 0o644); err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
 	if err := f.Truncate(0); err != nil {
@@ -206,59 +206,58 @@ func tmuxDir(getenv func(string) string) string {
 
 // tmuxSocket is the socket of the tmux server this process's tmux calls
 // reach: MAS_TMUX_SOCKET's, else the one of $TMUX, else the default one.
-func (a *app) tmuxSocket() string {
-	if name := a.e.getenv("MAS_TMUX_SOCKET"); name != "" {
-		return filepath.Join(tmuxDir(a.e.getenv), name)
+func (a *App) tmuxSocket() string {
+	if name := a.Getenv("MAS_TMUX_SOCKET"); name != "" {
+		return filepath.Join(tmuxDir(a.Getenv), name)
 	}
-	if sock, _, ok := strings.Cut(a.e.getenv("TMUX"), ","); ok && sock != "" {
+	if sock, _, ok := strings.Cut(a.Getenv("TMUX"), ","); ok && sock != "" {
 		return sock
 	}
-	return filepath.Join(tmuxDir(a.e.getenv), "default")
+	return filepath.Join(tmuxDir(a.Getenv), "default")
 }
 
-// startHTTP launches "mas serve" in the background for root, unless
+// StartHTTP launches "mas serve" in the background for root, unless
 // MAS_HTTP=off or one already runs there. A busy port is a warning.
-func (a *app) startHTTP(root string) {
-	if a.e.getenv("MAS_HTTP") == "off" {
+func (a *App) StartHTTP(root string) {
+	if a.Getenv("MAS_HTTP") == "off" {
 		return
 	}
-	if h := httpServer(root); h.Running {
-		fmt.Fprintf(a.e.stderr, "[INFO] HTTP server already running (PID %d)\n", h.PID)
+	if h := a.HTTPServer(root); h.Running {
+		fmt.Fprintf(a.Progress, "[INFO] HTTP server already running (PID %d)\n", h.PID)
 		return
 	}
-	addr := a.httpAddr("")
-	if err := api.CheckAddr(addr, a.e.getenv("MAS_API_TOKEN")); err != nil {
-		fmt.Fprintf(a.e.stderr, "mas: warning: HTTP server not started: %v\n", err)
+	addr := a.HTTPAddr("")
+	if err := api.CheckAddr(addr, a.Getenv("MAS_API_TOKEN")); err != nil {
+		fmt.Fprintf(a.Progress, "mas: warning: HTTP server not started: %v\n", err)
 		return
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		fmt.Fprintf(a.e.stderr, "mas: warning: HTTP server not started: %v\n", err)
+		fmt.Fprintf(a.Progress, "mas: warning: HTTP server not started: %v\n", err)
 		return
 	}
 	defer ln.Close()
 	pid, err := a.launchServer(root, ln.(*net.TCPListener))
 	if err != nil {
-		fmt.Fprintf(a.e.stderr, "mas: warning: HTTP server not started: %v\n", err)
+		fmt.Fprintf(a.Progress, "mas: warning: HTTP server not started: %v\n", err)
 		return
 	}
-	fmt.Fprintf(a.e.stderr, "[INFO] HTTP server started (PID %d) on http://%s\n", pid, addr)
-	if a.e.getenv("MAS_API_TOKEN") != "" {
-		fmt.Fprintf(a.e.stderr, "[INFO] web page login URL (one use): in %s\n", filepath.Join(root, ".mas_http.log"))
+	fmt.Fprintf(a.Progress, "[INFO] HTTP server started (PID %d) on http://%s\n", pid, addr)
+	if a.Getenv("MAS_API_TOKEN") != "" {
+		fmt.Fprintf(a.Progress, "[INFO] web page login URL (one use): in %s\n", filepath.Join(root, ".mas_http.log"))
 	}
 }
 
 // launchServer starts "mas serve" on ln and waits until it holds the pid
 // file's lock, which it reports through a pipe; it returns the pid.
-func (a *app) launchServer(root string, ln *net.TCPListener) (int, error) {
+func (a *App) launchServer(root string, ln *net.TCPListener) (int, error) {
 	f, err := ln.File()
 	if err != nil {
 		return 0, err
 	}
 	defer f.Close()
-	exe, err := os.Executable()
-	if err != nil {
-		return 0, err
+	if a.Exe == "" || a.Environ == nil {
+		return 0, errors.New("the mas binary or its environment is unknown")
 	}
 	logPath := filepath.Join(root, ".mas_http.log")
 	logf, err := safefile.Open(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
@@ -276,8 +275,8 @@ func (a *app) launchServer(root string, ln *net.TCPListener) (int, error) {
 		return 0, err
 	}
 	defer ready.Close()
-	cmd := exec.Command(exe, "serve")
-	cmd.Env = append(os.Environ(), listenFDEnv+"=3", readyFDEnv+"=4", "MAS_ROOT="+root)
+	cmd := exec.Command(a.Exe, "serve")
+	cmd.Env = append(a.Environ(), listenFDEnv+"=3", readyFDEnv+"=4", "MAS_ROOT="+root)
 	cmd.Dir = root
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.ExtraFiles = []*os.File{f, readyW}
@@ -302,38 +301,38 @@ func (a *app) launchServer(root string, ln *net.TCPListener) (int, error) {
 	return pid, nil
 }
 
-// stopHTTPIfIdle stops the root's background HTTP server once no session
+// StopHTTPIfIdle stops the root's background HTTP server once no session
 // of the root runs on any tmux server (bug #17: not before), and waits
 // (bounded) until it has let go of its pid file, which it then removes.
 // Only the process holding the pid file's lock is ever signalled; a stale
 // pid file is removed.
-func (a *app) stopHTTPIfIdle(ctx context.Context, root string) {
-	h, socket := probeServer(root)
+func (a *App) StopHTTPIfIdle(ctx context.Context, root string) {
+	h, socket := a.probeServer(root)
 	if !h.Running {
 		removeStalePidFile(root)
 		return
 	}
 	busy, err := a.rootSessionsLive(ctx, root, socket)
 	if err != nil {
-		fmt.Fprintf(a.e.stderr, "mas: warning: HTTP server (PID %d) left running: %v\n", h.PID, err)
+		fmt.Fprintf(a.Progress, "mas: warning: HTTP server (PID %d) left running: %v\n", h.PID, err)
 		return
 	}
 	if busy {
 		return
 	}
 	// Ask again right before the signal: the pid must still hold the lock.
-	if again, _ := probeServer(root); !again.Running || again.PID != h.PID {
+	if again, _ := a.probeServer(root); !again.Running || again.PID != h.PID {
 		return
 	}
 	if err := syscall.Kill(h.PID, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
-		fmt.Fprintf(a.e.stderr, "mas: warning: cannot stop the HTTP server (PID %d): %v\n", h.PID, err)
+		fmt.Fprintf(a.Progress, "mas: warning: cannot stop the HTTP server (PID %d): %v\n", h.PID, err)
 		return
 	}
 	if !waitReleased(root, serverStopTimeout) {
-		fmt.Fprintf(a.e.stderr, "mas: warning: the HTTP server (PID %d) was asked to stop but still runs after %s\n", h.PID, serverStopTimeout)
+		fmt.Fprintf(a.Progress, "mas: warning: the HTTP server (PID %d) was asked to stop but still runs after %s\n", h.PID, serverStopTimeout)
 		return
 	}
-	fmt.Fprintf(a.e.stderr, "[INFO] HTTP server stopped (PID %d)\n", h.PID)
+	fmt.Fprintf(a.Progress, "[INFO] HTTP server stopped (PID %d)\n", h.PID)
 }
 
 // waitReleased waits at most d for the lock on the root's pid file to be
@@ -364,7 +363,7 @@ func waitReleased(root string, d time.Duration) bool {
 // tmux server of the user: each socket in the tmux directory, the one the
 // HTTP server uses and the one of $TMUX. A socket whose server is gone is
 // skipped; a server that does not answer counts as live.
-func (a *app) rootSessionsLive(ctx context.Context, root, serverSocket string) (bool, error) {
+func (a *App) rootSessionsLive(ctx context.Context, root, serverSocket string) (bool, error) {
 	names := map[string]bool{}
 	if vars, err := envfile.Read(filepath.Join(root, ".mas_session"), envfile.LegacyKeys); err == nil {
 		if n := envfile.Map(vars)["SESSION_NAME"]; n != "" {
@@ -388,9 +387,9 @@ func (a *app) rootSessionsLive(ctx context.Context, root, serverSocket string) (
 }
 
 // tmuxSockets lists the sockets to look at, each file once.
-func (a *app) tmuxSockets(serverSocket string) []string {
+func (a *App) tmuxSockets(serverSocket string) []string {
 	var paths []string
-	dirs := []string{tmuxDir(a.e.getenv)}
+	dirs := []string{tmuxDir(a.Getenv)}
 	if filepath.IsAbs(serverSocket) {
 		dirs = append(dirs, filepath.Dir(serverSocket))
 	}
@@ -424,12 +423,10 @@ next:
 
 // socketHasSession tells whether the tmux server at sock has a session
 // named in names; a socket nobody listens on has none.
-func (a *app) socketHasSession(ctx context.Context, sock string, names map[string]bool) (bool, error) {
+func (a *App) socketHasSession(ctx context.Context, sock string, names map[string]bool) (bool, error) {
 	ctx, cancel := context.WithTimeout(ctx, tmuxListTimeout)
 	defer cancel()
-	r := a.tmux()
-	r.Socket = ""
-	out, err := r.Run(ctx, nil, "-S", sock, "list-sessions", "-F", "#{session_name}")
+	out, err := a.AnyServer.Run(ctx, nil, "-S", sock, "list-sessions", "-F", "#{session_name}")
 	var te *tmux.Error
 	if errors.As(err, &te) && ctx.Err() == nil &&
 		(strings.HasPrefix(te.Stderr, "no server running on ") || strings.HasPrefix(te.Stderr, "error connecting to ")) {

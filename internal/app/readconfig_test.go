@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"os"
@@ -36,7 +36,7 @@ func TestReadConfigSpecialFiles(t *testing.T) {
 		}
 		done := make(chan error, 1)
 		go func() {
-			_, _, err := readConfig(path)
+			_, _, err := ReadConfig(path)
 			done <- err
 		}()
 		select {

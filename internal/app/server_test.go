@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"bufio"
@@ -32,7 +32,7 @@ func TestServerIdentityIsTheLock(t *testing.T) {
 	// bug: a pid file naming a live process that is not the server (this
 	// test, whose command line could say anything) was trusted.
 	os.WriteFile(path, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644)
-	if h := httpServer(root); h.Running {
+	if h := (&App{}).HTTPServer(root); h.Running {
 		t.Fatalf("unlocked pid file naming a live process: %+v, want not running", h)
 	}
 
@@ -47,7 +47,7 @@ func TestServerIdentityIsTheLock(t *testing.T) {
 		t.Fatalf("helper: %q, %v", line, err)
 	}
 	// The file still names this test's pid; the kernel names the holder.
-	if h := httpServer(root); !h.Running || h.PID != helper.Process.Pid {
+	if h := (&App{}).HTTPServer(root); !h.Running || h.PID != helper.Process.Pid {
 		t.Fatalf("locked by pid %d: %+v", helper.Process.Pid, h)
 	}
 	removeStalePidFile(root)
@@ -55,13 +55,13 @@ func TestServerIdentityIsTheLock(t *testing.T) {
 		t.Fatalf("a held pid file was removed: %v", err)
 	}
 	// Asking twice (open, query, close) does not disturb the holder.
-	if h := httpServer(root); h.PID != helper.Process.Pid {
+	if h := (&App{}).HTTPServer(root); h.PID != helper.Process.Pid {
 		t.Fatalf("second probe: %+v", h)
 	}
 
 	helper.Process.Kill()
 	helper.Wait()
-	if h := httpServer(root); h.Running {
+	if h := (&App{}).HTTPServer(root); h.Running {
 		t.Fatalf("holder killed: %+v, want not running", h)
 	}
 	removeStalePidFile(root)
@@ -78,9 +78,9 @@ func TestOwnPidFileIsNeverReopened(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	heldPidFile = f
-	t.Cleanup(func() { heldPidFile = nil; f.Close() })
-	if h := httpServer(root); !h.Running || h.PID != os.Getpid() {
+	a := &App{held: &heldPidFile{file: f}}
+	t.Cleanup(func() { f.Close() })
+	if h := a.HTTPServer(root); !h.Running || h.PID != os.Getpid() {
 		t.Fatalf("own server: %+v", h)
 	}
 	// Another process still sees the lock after the probe.
@@ -92,12 +92,12 @@ func TestOwnPidFileIsNeverReopened(t *testing.T) {
 	}
 }
 
-// TestProbeHelper is not a test: it prints the pid httpServer sees for
+// TestProbeHelper is not a test: it prints the pid HTTPServer sees for
 // $MAS_TEST_ROOT.
 func TestProbeHelper(t *testing.T) {
 	root := os.Getenv("MAS_TEST_ROOT")
 	if root == "" {
 		t.Skip("helper process only")
 	}
-	os.Stdout.WriteString(strconv.Itoa(httpServer(root).PID) + "\n")
+	os.Stdout.WriteString(strconv.Itoa((&App{}).HTTPServer(root).PID) + "\n")
 }
