@@ -23,6 +23,7 @@ func (a *App) CreateIsolated(ctx context.Context, id string, config []byte) (*is
 		PaneLogs: isOn(a.Getenv("MAS_PANE_LOGS")),
 		Tmux:     a.Tmux,
 		Progress: a.Progress,
+		Now:      a.Now,
 	})
 	if errors.Is(err, isolated.ErrMalformedID) {
 		return nil, &UsageError{err.Error()}
@@ -48,6 +49,7 @@ func (a *App) CreateLegacy(ctx context.Context, skipInit bool) (*legacy.Session,
 		Shell:    a.UserShell(),
 		Tmux:     a.Tmux,
 		Progress: a.Progress,
+		Now:      a.Now,
 	})
 	if err != nil && !errors.Is(err, legacy.ErrRunning) {
 		return nil, fmt.Errorf("cannot start session: %w", err)
