@@ -128,7 +128,7 @@ func create(ctx context.Context, o CreateOptions, id string) (*Session, error) {
 	progress(o.Progress, "Creating session workspace: %s", dir)
 	// The templates are copied while the session's own files are written.
 	copied := make(chan error, 1)
-	go func() { copied <- templates.Install(o.Root, s.UnitDir, s.WorkflowsDir, agentIDs()) }()
+	go func() { copied <- templates.Install(o.Root, s.UnitDir, s.WorkflowsDir, roster.IDs()) }()
 	entry := s.entry()
 	filesStep, err := func() (string, error) {
 		if err := os.Mkdir(filepath.Join(dir, "logs"), 0o700); err != nil {
@@ -160,16 +160,12 @@ func create(ctx context.Context, o CreateOptions, id string) (*Session, error) {
 	if o.PaneLogs {
 		logDir = filepath.Join(dir, "logs")
 	}
-	var env []string
-	for _, v := range s.Environment() {
-		env = append(env, v.Key+"="+v.Value)
-	}
-	_, err = layout.Create(ctx, o.Tmux, layout.Spec{
+	err = layout.Create(ctx, o.Tmux, layout.Spec{
 		Name:    s.TmuxName,
 		Dir:     dir,
 		UnitDir: s.UnitDir,
 		LogDir:  logDir,
-		Env:     env,
+		Env:     envfile.Environ(s.Environment()),
 		Command: o.Command,
 		Shell:   o.Shell,
 	})
@@ -302,14 +298,6 @@ func pickID(ctx context.Context, o CreateOptions) (string, error) {
 		return "", &StepError{"generate session id", err}
 	}
 	return id, nil
-}
-
-func agentIDs() []string {
-	var ids []string
-	for _, a := range roster.All() {
-		ids = append(ids, a.ID)
-	}
-	return ids
 }
 
 func progress(w io.Writer, format string, args ...any) {

@@ -6,12 +6,14 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 	"time"
 
+	"mas/isolated"
 	"mas/tmux"
 )
 
@@ -49,14 +51,29 @@ func New(e Env, progress io.Writer) *App {
 }
 
 // UsageError is a command line (or an environment) the program cannot
-// accept; the command line exits 2 for it.
-type UsageError struct{ Msg string }
+// accept; the command line exits 2 for it. Err, when set, is the error it
+// was made from.
+type UsageError struct {
+	Msg string
+	Err error
+}
 
 func (e *UsageError) Error() string { return e.Msg }
 
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// malformedAsUsage makes a malformed session id (isolated.ErrMalformedID)
+// a usage error whose message starts with prefix; other errors pass.
+func malformedAsUsage(err error, prefix string) error {
+	if errors.Is(err, isolated.ErrMalformedID) {
+		return &UsageError{Msg: prefix + err.Error(), Err: err}
+	}
+	return err
+}
+
 // Usagef formats a UsageError.
 func Usagef(format string, args ...any) error {
-	return &UsageError{fmt.Sprintf(format, args...)}
+	return &UsageError{Msg: fmt.Sprintf(format, args...)}
 }
 
 // AgentCommand is the program run in each pane.

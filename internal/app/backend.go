@@ -70,7 +70,7 @@ func (b Backend) Sessions(ctx context.Context) ([]api.Session, error) {
 
 // find resolves an id argument of the API.
 func (b Backend) find(ref string) (string, string, error) {
-	root, id, err := b.a.Find(ref)
+	root, id, err := b.a.Find(ref, "")
 	switch {
 	case errors.Is(err, isolated.ErrMalformedID):
 		return "", "", fmt.Errorf("%w: %v", api.ErrInvalid, err)

@@ -5,13 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 	"slices"
 	"strings"
 
-	"mas/envfile"
 	"mas/internal/layout"
 	"mas/isolated"
+	"mas/legacy"
 )
 
 // ErrNoSession is returned when no mas session runs.
@@ -61,11 +60,8 @@ func (a *App) Select(ctx context.Context, hint string) (Selected, error) {
 	}
 	if id := a.Getenv("MAS_SESSION_ID"); id != "" {
 		full, err := isolated.Find(root, id)
-		if errors.Is(err, isolated.ErrMalformedID) {
-			return Selected{}, &UsageError{"MAS_SESSION_ID: " + err.Error()}
-		}
 		if err != nil {
-			return Selected{}, err
+			return Selected{}, malformedAsUsage(err, "MAS_SESSION_ID: ")
 		}
 		s, err := isolated.Load(root, full)
 		if err != nil {
@@ -102,10 +98,10 @@ func (a *App) Select(ctx context.Context, hint string) (Selected, error) {
 	// A .mas_session that is there but refused (a link, a FIFO, a broken
 	// line) is reported: it names the session to act on, and a silent
 	// fallback would act on another one.
-	vars, err := envfile.Read(filepath.Join(root, ".mas_session"), envfile.LegacyKeys)
+	name, err := legacy.RunningName(root)
 	switch {
 	case err == nil:
-		if name := envfile.Map(vars)["SESSION_NAME"]; names[name] {
+		if names[name] {
 			return pick(name)
 		}
 	case !errors.Is(err, fs.ErrNotExist):

@@ -26,10 +26,10 @@ import (
 	"syscall"
 	"time"
 
-	"mas/envfile"
 	"mas/internal/api"
 	"mas/internal/safefile"
 	"mas/isolated"
+	"mas/legacy"
 	"mas/tmux"
 )
 
@@ -47,6 +47,8 @@ const (
 func pidFile(root string) string { return filepath.Join(root, ".mas_http.pid") }
 
 func socketFile(root string) string { return filepath.Join(root, ".mas_http.socket") }
+
+func logFile(root string) string { return filepath.Join(root, ".mas_http.log") }
 
 // heldPidFile is this process's pid file while it is a root's background
 // server, and the tmux socket it wrote there. The file is opened once and
@@ -244,7 +246,7 @@ func (a *App) StartHTTP(root string) {
 	}
 	fmt.Fprintf(a.Progress, "[INFO] HTTP server started (PID %d) on http://%s\n", pid, addr)
 	if a.Getenv("MAS_API_TOKEN") != "" {
-		fmt.Fprintf(a.Progress, "[INFO] web page login URL (one use): in %s\n", filepath.Join(root, ".mas_http.log"))
+		fmt.Fprintf(a.Progress, "[INFO] web page login URL (one use): in %s\n", logFile(root))
 	}
 }
 
@@ -259,7 +261,7 @@ func (a *App) launchServer(root string, ln *net.TCPListener) (int, error) {
 	if a.Exe == "" || a.Environ == nil {
 		return 0, errors.New("the mas binary or its environment is unknown")
 	}
-	logPath := filepath.Join(root, ".mas_http.log")
+	logPath := logFile(root)
 	logf, err := safefile.Open(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return 0, err
@@ -365,10 +367,8 @@ func waitReleased(root string, d time.Duration) bool {
 // skipped; a server that does not answer counts as live.
 func (a *App) rootSessionsLive(ctx context.Context, root, serverSocket string) (bool, error) {
 	names := map[string]bool{}
-	if vars, err := envfile.Read(filepath.Join(root, ".mas_session"), envfile.LegacyKeys); err == nil {
-		if n := envfile.Map(vars)["SESSION_NAME"]; n != "" {
-			names[n] = true
-		}
+	if n, err := legacy.RunningName(root); err == nil && n != "" {
+		names[n] = true
 	}
 	ids, _ := isolated.IDs(root)
 	for _, id := range ids {

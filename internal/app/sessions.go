@@ -9,11 +9,12 @@ import (
 )
 
 // Find resolves an isolated session's id, its prefix or its tmux name
-// under the root; a malformed one is isolated.ErrMalformedID.
-func (a *App) Find(ref string) (root, id string, err error) {
+// under the root. A malformed one is a usage error whose message starts
+// with prefix, and is isolated.ErrMalformedID.
+func (a *App) Find(ref, prefix string) (root, id string, err error) {
 	root = a.Root()
 	id, err = isolated.Find(root, ref)
-	return root, id, err
+	return root, id, malformedAsUsage(err, prefix)
 }
 
 // Sessions lists every isolated session of the root, checked against tmux;
@@ -50,9 +51,7 @@ func SessionView(l isolated.Listed, detail bool) api.Session {
 		j.Logs = logs
 		md := api.Metadata(l.Metadata())
 		j.Metadata = &md
-		for _, ag := range roster.All() {
-			j.Units = append(j.Units, ag.ID)
-		}
+		j.Units = roster.IDs()
 	}
 	return j
 }

@@ -25,10 +25,10 @@ func (a *App) CreateIsolated(ctx context.Context, id string, config []byte) (*is
 		Progress: a.Progress,
 		Now:      a.Now,
 	})
-	if errors.Is(err, isolated.ErrMalformedID) {
-		return nil, &UsageError{err.Error()}
-	}
 	if err != nil {
+		if errors.Is(err, isolated.ErrMalformedID) {
+			return nil, malformedAsUsage(err, "")
+		}
 		return nil, fmt.Errorf("cannot create session: %w", err)
 	}
 	return s, nil

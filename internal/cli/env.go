@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	ucli "github.com/urfave/cli/v2"
@@ -26,10 +25,7 @@ func (a *App) envCommand(_ context.Context, cc *ucli.Context) error {
 		shell = sh
 	}
 	ref := cc.Args().First()
-	root, id, err := a.app.Find(ref)
-	if errors.Is(err, isolated.ErrMalformedID) {
-		return app.Usagef("env: %v", err)
-	}
+	root, id, err := a.app.Find(ref, "env: ")
 	if err != nil {
 		return err
 	}

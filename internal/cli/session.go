@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -15,13 +14,9 @@ import (
 	"mas/isolated"
 )
 
-// findSession resolves the <id> argument; a malformed id is a usage error.
+// findSession resolves the <id> argument of a session subcommand.
 func (a *App) findSession(cc *ucli.Context) (root, id string, err error) {
-	root, id, err = a.app.Find(cc.Args().First())
-	if errors.Is(err, isolated.ErrMalformedID) {
-		return "", "", app.Usagef("session %s: %v", cc.Command.Name, err)
-	}
-	return root, id, err
+	return a.app.Find(cc.Args().First(), "session "+cc.Command.Name+": ")
 }
 
 func (a *App) sessionCreate(ctx context.Context, cc *ucli.Context) error {

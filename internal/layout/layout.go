@@ -27,12 +27,6 @@ type Spec struct {
 	Shell   string   // the user's shell, which runs the agent and stays after it
 }
 
-// Pane is an agent's pane, as created.
-type Pane struct {
-	Agent string // agent id
-	ID    string // tmux pane id, %N
-}
-
 const paneFormat = "#{pane_id}"
 
 // AgentOption is the pane option that names the agent of a pane.
@@ -163,14 +157,14 @@ func checkName(name string) error {
 // already; that session is left alone.
 var ErrDuplicate = errors.New("tmux session exists already")
 
-// Create builds the session in one tmux invocation and returns the
-// agents' panes in launch order. When anything fails, the half-built
+// Create builds the session in one tmux invocation, which answers with
+// one pane id per agent. When anything fails, the half-built
 // session is killed before the error is returned, unless it is not ours:
 // a session of that name existed before (ErrDuplicate).
-func Create(ctx context.Context, c tmux.Client, s Spec) ([]Pane, error) {
+func Create(ctx context.Context, c tmux.Client, s Spec) error {
 	cmds, err := Plan(s)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	out, err := c.Batch(ctx, nil, cmds...)
 	if serverExited(err) {
@@ -180,23 +174,17 @@ func Create(ctx context.Context, c tmux.Client, s Spec) ([]Pane, error) {
 	}
 	if stderrHas(err, "duplicate session") {
 		// tmux stops a batch at its first failing command, new-session.
-		return nil, fmt.Errorf("%w: %s", ErrDuplicate, s.Name)
+		return fmt.Errorf("%w: %s", ErrDuplicate, s.Name)
 	}
 	if err != nil {
 		Kill(context.WithoutCancel(ctx), c, s.Name)
-		return nil, err
+		return err
 	}
-	ids := strings.Fields(string(out))
-	agents := roster.All()
-	if len(ids) != len(agents) {
+	if n, want := len(strings.Fields(string(out))), len(roster.All()); n != want {
 		Kill(context.WithoutCancel(ctx), c, s.Name)
-		return nil, fmt.Errorf("tmux created %d panes, want %d", len(ids), len(agents))
+		return fmt.Errorf("tmux created %d panes, want %d", n, want)
 	}
-	panes := make([]Pane, len(agents))
-	for i, a := range agents {
-		panes[i] = Pane{Agent: a.ID, ID: ids[i]}
-	}
-	return panes, nil
+	return nil
 }
 
 // Kill ends the session; a session that does not exist is not an error.

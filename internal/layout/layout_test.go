@@ -64,7 +64,7 @@ func TestCreateKillsHalfBuiltSession(t *testing.T) {
 		}
 		return nil, nil
 	}}
-	_, err := Create(context.Background(), rec, spec)
+	err := Create(context.Background(), rec, spec)
 	var te *tmux.Error
 	if !errors.As(err, &te) {
 		t.Fatalf("err = %v", err)
@@ -75,19 +75,29 @@ func TestCreateKillsHalfBuiltSession(t *testing.T) {
 	}
 }
 
-func TestCreateReturnsPanesInLaunchOrder(t *testing.T) {
+func TestCreateIsOneTmuxCall(t *testing.T) {
 	rec := &tmux.Recorder{Respond: func([]string) ([]byte, error) {
 		return []byte("%1\n%2\n%3\n%4\n%5\n%6\n%7\n%8\n%9\n%10\n%11\n%12\n%13\n"), nil
 	}}
-	panes, err := Create(context.Background(), rec, spec)
-	if err != nil {
+	if err := Create(context.Background(), rec, spec); err != nil {
 		t.Fatal(err)
 	}
 	if len(rec.Calls()) != 1 {
 		t.Errorf("%d tmux invocations, want 1", len(rec.Calls()))
 	}
-	if panes[0] != (Pane{"00", "%1"}) || panes[12] != (Pane{"33", "%13"}) {
-		t.Errorf("panes = %v", panes)
+}
+
+// TestCreateMissingPanes: a batch that answers with fewer pane ids than
+// agents made a session without them; it is killed, not used.
+func TestCreateMissingPanes(t *testing.T) {
+	rec := &tmux.Recorder{Respond: func([]string) ([]byte, error) { return []byte("%1\n%2\n"), nil }}
+	err := Create(context.Background(), rec, spec)
+	if err == nil || err.Error() != "tmux created 2 panes, want 13" {
+		t.Fatalf("err = %v", err)
+	}
+	calls := rec.Calls()
+	if len(calls) != 2 || !slices.Equal(calls[1], []string{"kill-session", "-t", "=mas-1a2b3c4d"}) {
+		t.Errorf("calls = %q, want the batch then kill-session", calls)
 	}
 }
 
@@ -149,7 +159,7 @@ func TestCreateRetriesOnceWhenTheServerWasExiting(t *testing.T) {
 		}
 		return []byte(strings.Repeat("%1\n", 13)), nil
 	}}
-	if _, err := Create(context.Background(), rec, spec); err != nil {
+	if err := Create(context.Background(), rec, spec); err != nil {
 		t.Fatal(err)
 	}
 	if len(rec.Calls()) != 2 {

@@ -4,14 +4,6 @@ package roster
 
 import "slices"
 
-// Role is what an agent does in its unit.
-type Role string
-
-const (
-	Manager Role = "manager"
-	Worker  Role = "worker"
-)
-
 // Agent is one seat of the team: where it sits in tmux and which model runs it.
 type Agent struct {
 	ID     string // two digits: unit number, then seat (0 = manager)
@@ -20,17 +12,6 @@ type Agent struct {
 	Window string // tmux window name
 	Pane   int    // position of the pane inside its window, in creation order
 }
-
-// Role reports whether the agent manages its unit or works in it.
-func (a Agent) Role() Role {
-	if a.ID[1] == '0' {
-		return Manager
-	}
-	return Worker
-}
-
-// Unit is the first digit of the id: 0 meta, 1 design, 2 development, 3 business.
-func (a Agent) Unit() int { return int(a.ID[0] - '0') }
 
 // Window is one tmux window of a session and the agents in it, in pane order.
 type Window struct {
@@ -88,15 +69,11 @@ func Lookup(id string) (Agent, bool) {
 	return Agent{}, false
 }
 
-// ManagerOf returns the id of the manager an agent reports to; the meta
-// manager reports to nobody and gets "".
-func ManagerOf(id string) string {
-	switch {
-	case id == "00":
-		return ""
-	case id[1] == '0':
-		return "00"
-	default:
-		return id[:1] + "0"
+// IDs returns the thirteen agents' ids in launch order.
+func IDs() []string {
+	var ids []string
+	for _, a := range All() {
+		ids = append(ids, a.ID)
 	}
+	return ids
 }

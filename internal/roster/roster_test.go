@@ -80,23 +80,21 @@ func TestAgentFacts(t *testing.T) {
 	tests := []struct {
 		id, name, model, window string
 		pane                    int
-		role                    Role
-		manager                 string
 	}{
-		{"00", "Meta Manager", "opus", "meta", 0, Manager, ""},
-		{"10", "Design Manager", "opus", "design", 0, Manager, "00"},
-		{"13", "Visual Designer", "sonnet", "design", 3, Worker, "10"},
-		{"22", "Backend Developer", "sonnet", "development", 2, Worker, "20"},
-		{"30", "Business Manager", "opus", "business", 0, Manager, "00"},
-		{"31", "Accounting", "sonnet", "business", 1, Worker, "30"},
+		{"00", "Meta Manager", "opus", "meta", 0},
+		{"10", "Design Manager", "opus", "design", 0},
+		{"13", "Visual Designer", "sonnet", "design", 3},
+		{"22", "Backend Developer", "sonnet", "development", 2},
+		{"30", "Business Manager", "opus", "business", 0},
+		{"31", "Accounting", "sonnet", "business", 1},
 	}
 	for _, tt := range tests {
 		a, ok := Lookup(tt.id)
 		if !ok {
 			t.Fatalf("Lookup(%q) not found", tt.id)
 		}
-		got := fmt.Sprint(a.Name, a.Model, a.Window, a.Pane, a.Role(), ManagerOf(a.ID))
-		want := fmt.Sprint(tt.name, tt.model, tt.window, tt.pane, tt.role, tt.manager)
+		got := fmt.Sprint(a.Name, a.Model, a.Window, a.Pane)
+		want := fmt.Sprint(tt.name, tt.model, tt.window, tt.pane)
 		if got != want {
 			t.Errorf("agent %s = %s, want %s", tt.id, got, want)
 		}
