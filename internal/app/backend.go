@@ -24,29 +24,24 @@ func (b Backend) Run(ctx context.Context, r api.RunRequest) (*api.Run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", api.ErrInvalid, err)
 	}
-	run := &api.Run{SessionMode: "legacy", Status: "started", StartedAt: b.a.Now().UTC().Format(time.RFC3339)}
-	var name string
-	if r.SessionMode == "isolated" {
-		s, err := b.a.CreateIsolated(ctx, "", r.Agents)
-		if err != nil {
-			return nil, err
-		}
-		run.SessionMode, run.SessionID, run.TmuxSession = "isolated", s.ID, s.TmuxName
-		run.WorkingDir, run.UnitDir, run.WorkflowsDir = s.Dir, s.UnitDir, s.WorkflowsDir
-		name = s.TmuxName
-	} else {
-		s, err := b.a.CreateLegacy(ctx, false)
-		if errors.Is(err, legacy.ErrRunning) {
-			return nil, fmt.Errorf("%w: session %s already exists", api.ErrConflict, s.Name)
-		}
-		if err != nil {
-			return nil, err
-		}
-		run.SessionID, run.TmuxSession = s.Name, s.Name
-		run.WorkingDir, run.UnitDir, run.WorkflowsDir = s.Root, s.UnitDir, s.WorkflowsDir
-		name = s.Name
+	started := b.a.Now().UTC().Format(time.RFC3339)
+	mode := Legacy // the API checked the mode: "", legacy or isolated
+	if r.SessionMode != "" {
+		mode = Mode(r.SessionMode)
 	}
-	run.PromptsSent, err = b.a.SendPrompts(ctx, name, prompts)
+	s, err := b.a.Start(ctx, Launch{Mode: mode, Config: r.Agents})
+	if errors.Is(err, legacy.ErrRunning) {
+		return nil, fmt.Errorf("%w: session %s already exists", api.ErrConflict, s.Name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	run := &api.Run{SessionMode: string(s.Mode), SessionID: s.ID, TmuxSession: s.Name, Status: "started", StartedAt: started,
+		WorkingDir: s.Dir, UnitDir: s.UnitDir, WorkflowsDir: s.WorkflowsDir}
+	if run.SessionID == "" {
+		run.SessionID = s.Name // a legacy session's id is its name
+	}
+	run.PromptsSent, err = b.a.SendPrompts(ctx, s.Name, prompts)
 	if err != nil {
 		run.Error = err.Error()
 	}

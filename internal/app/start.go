@@ -10,10 +10,64 @@ import (
 	"mas/legacy"
 )
 
-// CreateIsolated creates an isolated session with the given id ("" for a
+// Launch is what a start asks for.
+type Launch struct {
+	Mode     Mode
+	ID       string // isolated: the id to give the session, "" for a new one
+	Config   []byte // isolated: the --config content the session keeps, nil for none
+	SkipInit bool   // legacy: do not fill a missing unit directory from the templates
+}
+
+// Launched is the session a start made (or, with legacy.ErrRunning, found).
+type Launched struct {
+	Mode         Mode
+	ID           string // the isolated session's id; "" for a legacy session
+	Name         string // tmux session
+	Root         string // $ROOT, whose HTTP server serves it
+	Dir          string // workspace: the session directory, or $ROOT for legacy
+	UnitDir      string
+	WorkflowsDir string
+}
+
+// AttachHint is the command that attaches to the session.
+func (l *Launched) AttachHint() string {
+	if l.ID != "" {
+		return "mas session attach " + l.ID[:8]
+	}
+	return "mas attach"
+}
+
+// Failed says that a start in mode m failed because of err.
+func (m Mode) Failed(err error) error {
+	if m == Isolated {
+		return fmt.Errorf("cannot create session: %w", err)
+	}
+	return fmt.Errorf("cannot start session: %w", err)
+}
+
+// Start starts a session in the mode l asks for. A legacy session that
+// already runs comes back with legacy.ErrRunning.
+func (a *App) Start(ctx context.Context, l Launch) (*Launched, error) {
+	if l.Mode == Isolated {
+		s, err := a.createIsolated(ctx, l.ID, l.Config)
+		if err != nil {
+			return nil, err
+		}
+		return &Launched{Mode: Isolated, ID: s.ID, Name: s.TmuxName, Root: s.Root, Dir: s.Dir,
+			UnitDir: s.UnitDir, WorkflowsDir: s.WorkflowsDir}, nil
+	}
+	s, err := a.createLegacy(ctx, l.SkipInit)
+	if s == nil {
+		return nil, err
+	}
+	return &Launched{Mode: Legacy, Name: s.Name, Root: s.Root, Dir: s.Root,
+		UnitDir: s.UnitDir, WorkflowsDir: s.WorkflowsDir}, err
+}
+
+// createIsolated creates an isolated session with the given id ("" for a
 // new one) and config content (nil for none). A malformed id is a usage
 // error.
-func (a *App) CreateIsolated(ctx context.Context, id string, config []byte) (*isolated.Session, error) {
+func (a *App) createIsolated(ctx context.Context, id string, config []byte) (*isolated.Session, error) {
 	s, err := isolated.Create(ctx, isolated.CreateOptions{
 		Root:     a.Root(),
 		ID:       id,
@@ -29,14 +83,14 @@ func (a *App) CreateIsolated(ctx context.Context, id string, config []byte) (*is
 		if errors.Is(err, isolated.ErrMalformedID) {
 			return nil, malformedAsUsage(err, "")
 		}
-		return nil, fmt.Errorf("cannot create session: %w", err)
+		return nil, Isolated.Failed(err)
 	}
 	return s, nil
 }
 
-// CreateLegacy starts the legacy session of the project around the working
+// createLegacy starts the legacy session of the project around the working
 // directory; legacy.ErrRunning comes back with the running session.
-func (a *App) CreateLegacy(ctx context.Context, skipInit bool) (*legacy.Session, error) {
+func (a *App) createLegacy(ctx context.Context, skipInit bool) (*legacy.Session, error) {
 	project, _, err := legacy.FindProject(a.Cwd)
 	if err != nil {
 		return nil, err
@@ -52,18 +106,18 @@ func (a *App) CreateLegacy(ctx context.Context, skipInit bool) (*legacy.Session,
 		Now:      a.Now,
 	})
 	if err != nil && !errors.Is(err, legacy.ErrRunning) {
-		return nil, fmt.Errorf("cannot start session: %w", err)
+		return nil, Legacy.Failed(err)
 	}
 	return s, err
 }
 
 // Started finishes a start: it sends the config's prompts to the session's
 // agents once they are ready, then starts the root's HTTP server.
-func (a *App) Started(ctx context.Context, root, name string, prompts []Prompt) error {
-	if _, err := a.SendPrompts(ctx, name, prompts); err != nil {
-		return fmt.Errorf("session %s started, but: %w", name, err)
+func (a *App) Started(ctx context.Context, l *Launched, prompts []Prompt) error {
+	if _, err := a.SendPrompts(ctx, l.Name, prompts); err != nil {
+		return fmt.Errorf("session %s started, but: %w", l.Name, err)
 	}
-	a.StartHTTP(root)
+	a.StartHTTP(l.Root)
 	return nil
 }
 

@@ -20,7 +20,8 @@ func (a *App) findSession(cc *ucli.Context) (root, id string, err error) {
 }
 
 func (a *App) sessionCreate(ctx context.Context, cc *ucli.Context) error {
-	return a.createIsolated(ctx, cc.String("config"), cc.Bool("no-attach"), false)
+	l := app.Launch{Mode: app.Isolated, ID: a.e.Getenv("MAS_SESSION_ID")}
+	return a.launch(ctx, l, cc.String("config"), cc.Bool("no-attach"), false)
 }
 
 func (a *App) sessionList(ctx context.Context, cc *ucli.Context) error {

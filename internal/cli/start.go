@@ -17,22 +17,22 @@ func (a *App) start(ctx context.Context, cc *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	if mode == app.Isolated {
-		return a.createIsolated(ctx, cc.String("config"), cc.Bool("no-attach"), true)
-	}
-	return a.startLegacy(ctx, cc.String("config"), cc.Bool("skip-init"), cc.Bool("no-attach"))
+	l := app.Launch{Mode: mode, ID: a.e.Getenv("MAS_SESSION_ID"), SkipInit: cc.Bool("skip-init")}
+	return a.launch(ctx, l, cc.String("config"), cc.Bool("no-attach"), true)
 }
 
-// startLegacy starts the project's shared session (the original's default).
-func (a *App) startLegacy(ctx context.Context, config string, skipInit, noAttach bool) error {
+// launch starts the session l asks for, with the prompts of the config
+// file (path "" for none). start prints the lines the original's API
+// parsed (startLines); session create prints the id alone.
+func (a *App) launch(ctx context.Context, l app.Launch, config string, noAttach, startLines bool) error {
 	var prompts []app.Prompt
 	if config != "" {
 		var err error
-		if _, prompts, err = app.ReadConfig(a.app.Abs(config)); err != nil {
-			return fmt.Errorf("cannot start session: %w", err)
+		if l.Config, prompts, err = app.ReadConfig(a.app.Abs(config)); err != nil {
+			return l.Mode.Failed(err)
 		}
 	}
-	s, err := a.app.CreateLegacy(ctx, skipInit)
+	s, err := a.app.Start(ctx, l)
 	if errors.Is(err, legacy.ErrRunning) {
 		fmt.Fprintf(a.e.Stderr, "[WARNING] Session '%s' already exists\n[INFO] Attach to it: mas attach\n[INFO] Stop it: mas stop\n", s.Name)
 		return nil
@@ -40,43 +40,20 @@ func (a *App) startLegacy(ctx context.Context, config string, skipInit, noAttach
 	if err != nil {
 		return err
 	}
-	fmt.Fprint(a.e.Stdout, a.info("Session: %s", s.Name)+a.info("Workspace: %s", s.Root))
-	return a.afterStart(ctx, s.Root, s.Name, "mas attach", prompts, noAttach)
-}
-
-// createIsolated creates an isolated session for start and session
-// create: start prints the three lines the original's API parsed, session
-// create prints the id alone.
-func (a *App) createIsolated(ctx context.Context, config string, noAttach, startLines bool) error {
-	var data []byte
-	var prompts []app.Prompt
-	if config != "" {
-		var err error
-		if data, prompts, err = app.ReadConfig(a.app.Abs(config)); err != nil {
-			return fmt.Errorf("cannot create session: %w", err)
-		}
-	}
-	s, err := a.app.CreateIsolated(ctx, a.e.Getenv("MAS_SESSION_ID"), data)
-	if err != nil {
-		return err
-	}
-	if startLines {
-		fmt.Fprint(a.e.Stdout, a.info("Session ID: %s", s.ID)+a.info("Session: %s", s.TmuxName)+a.info("Workspace: %s", s.Dir))
-	} else {
+	switch {
+	case !startLines:
 		fmt.Fprintln(a.e.Stdout, s.ID)
+	case s.ID != "":
+		fmt.Fprint(a.e.Stdout, a.info("Session ID: %s", s.ID)+a.info("Session: %s", s.Name)+a.info("Workspace: %s", s.Dir))
+	default:
+		fmt.Fprint(a.e.Stdout, a.info("Session: %s", s.Name)+a.info("Workspace: %s", s.Dir))
 	}
-	return a.afterStart(ctx, s.Root, s.TmuxName, "mas session attach "+s.ID[:8], prompts, noAttach)
-}
-
-// afterStart sends the config's prompts, starts the HTTP server of the
-// root, and attaches when there is a terminal to attach.
-func (a *App) afterStart(ctx context.Context, root, name, attachHint string, prompts []app.Prompt, noAttach bool) error {
-	if err := a.app.Started(ctx, root, name, prompts); err != nil {
+	if err := a.app.Started(ctx, s, prompts); err != nil {
 		return err
 	}
 	if noAttach || !a.e.StdinTTY || !a.e.StdoutTTY {
-		fmt.Fprintf(a.e.Stderr, "[INFO] Session %s is running; attach with: %s\n", name, attachHint)
+		fmt.Fprintf(a.e.Stderr, "[INFO] Session %s is running; attach with: %s\n", s.Name, s.AttachHint())
 		return nil
 	}
-	return a.app.Show(ctx, name, "")
+	return a.app.Show(ctx, s.Name, "")
 }
