@@ -7,11 +7,11 @@ import (
 	"errors"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -87,9 +87,12 @@ func TestServeInherited(t *testing.T) {
 	ln.Close()
 	readyR, readyW, _ := os.Pipe()
 	defer readyR.Close()
+	// Serve owns the descriptors it inherits and closes them: it gets
+	// duplicates, never descriptors an *os.File of this test still holds.
+	listenFD, readyFD := dup(t, lf), dup(t, readyW)
 	vars := map[string]string{
-		listenFDEnv:       strconv.Itoa(int(lf.Fd())),
-		readyFDEnv:        strconv.Itoa(int(readyW.Fd())),
+		listenFDEnv:       strconv.Itoa(listenFD),
+		readyFDEnv:        strconv.Itoa(readyFD),
 		"MAS_TMUX_SOCKET": "private",
 		"TMUX_TMPDIR":     "/tmpdir",
 	}
@@ -118,9 +121,10 @@ func TestServeInherited(t *testing.T) {
 }
 
 func TestTakeInheritedRefusesWrongDescriptors(t *testing.T) {
+	// takeInherited owns the descriptor it is given (a finalizer closes
+	// it): it gets a duplicate of its own, never one a test still uses.
 	f, _ := os.CreateTemp(t.TempDir(), "x")
-	defer f.Close()
-	fd := strconv.Itoa(int(f.Fd()))
+	fd := strconv.Itoa(dup(t, f))
 	tests := []struct {
 		listen, ready, err string
 	}{
@@ -167,16 +171,7 @@ func TestStopHTTPIfIdle(t *testing.T) {
 	}}
 	a.AnyServer = rec
 
-	helper := exec.Command(os.Args[0], "-test.run=^TestHoldPidFileHelper$")
-	helper.Env = append(os.Environ(), "MAS_TEST_PIDFILE="+pidFile(a.Root()))
-	out, _ := helper.StdoutPipe()
-	if err := helper.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer helper.Process.Kill()
-	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "locked\n" {
-		t.Fatalf("helper: %q, %v", line, err)
-	}
+	helper := holdPidFileElsewhere(t, pidFile(a.Root()))
 	ctx := context.Background()
 	a.StopHTTPIfIdle(ctx, a.Root())
 	if len(asked) != 1 || strings.Join(asked[0], " ") != "-S "+sock+" list-sessions -F #{session_name}" {
@@ -193,7 +188,6 @@ func TestStopHTTPIfIdle(t *testing.T) {
 	if _, err := os.Stat(pidFile(a.Root())); !os.IsNotExist(err) {
 		t.Errorf("pid file kept after the stop: %v", err)
 	}
-	helper.Wait()
 }
 
 func TestStartHTTPOffOrAlreadyRunning(t *testing.T) {
@@ -207,4 +201,15 @@ func TestStartHTTPOffOrAlreadyRunning(t *testing.T) {
 	if !strings.HasPrefix(progress.String(), "mas: warning: HTTP server not started: refusing to listen on 0.0.0.0:8765") {
 		t.Errorf("non-loopback: %q", progress)
 	}
+}
+
+// dup returns a duplicate of f's descriptor and closes f.
+func dup(t *testing.T, f *os.File) int {
+	t.Helper()
+	fd, err := syscall.Dup(int(f.Fd()))
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fd
 }

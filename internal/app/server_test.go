@@ -36,16 +36,7 @@ func TestServerIdentityIsTheLock(t *testing.T) {
 		t.Fatalf("unlocked pid file naming a live process: %+v, want not running", h)
 	}
 
-	helper := exec.Command(os.Args[0], "-test.run=^TestHoldPidFileHelper$")
-	helper.Env = append(os.Environ(), "MAS_TEST_PIDFILE="+path)
-	out, _ := helper.StdoutPipe()
-	if err := helper.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer helper.Process.Kill()
-	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "locked\n" {
-		t.Fatalf("helper: %q, %v", line, err)
-	}
+	helper := holdPidFileElsewhere(t, path)
 	// The file still names this test's pid; the kernel names the holder.
 	if h := (&App{}).HTTPServer(root); !h.Running || h.PID != helper.Process.Pid {
 		t.Fatalf("locked by pid %d: %+v", helper.Process.Pid, h)
@@ -100,4 +91,22 @@ func TestProbeHelper(t *testing.T) {
 		t.Skip("helper process only")
 	}
 	os.Stdout.WriteString(strconv.Itoa((&App{}).HTTPServer(root).PID) + "\n")
+}
+
+// holdPidFileElsewhere starts TestHoldPidFileHelper as another process
+// holding the lock of path, and returns once it holds it; the process is
+// killed when the test ends.
+func holdPidFileElsewhere(t *testing.T, path string) *exec.Cmd {
+	t.Helper()
+	helper := exec.Command(os.Args[0], "-test.run=^TestHoldPidFileHelper$")
+	helper.Env = append(os.Environ(), "MAS_TEST_PIDFILE="+path)
+	out, _ := helper.StdoutPipe()
+	if err := helper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { helper.Process.Kill(); helper.Wait() })
+	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "locked\n" {
+		t.Fatalf("helper: %q, %v", line, err)
+	}
+	return helper
 }
