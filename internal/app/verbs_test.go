@@ -40,7 +40,7 @@ func TestSelect(t *testing.T) {
 	}
 	for _, tt := range tests {
 		a, f, _, _ := testApp(t, tt.vars)
-		f.add(tt.running...)
+		f.Add(tt.running...)
 		if tt.file != "" {
 			os.WriteFile(filepath.Join(a.Root(), ".mas_session"), []byte(tt.file), 0o644)
 		}
@@ -79,8 +79,8 @@ func TestStatus(t *testing.T) {
 	}
 	for _, tt := range tests {
 		a, f, _, _ := testApp(t, nil)
-		f.add("mas-a")
-		f.idle["mas-a"] = tt.idle
+		f.Add("mas-a")
+		f.SetIdle("mas-a", tt.idle)
 		sel, err := a.Select(context.Background(), "")
 		if err != nil {
 			t.Fatal(err)
@@ -101,7 +101,7 @@ func TestStatus(t *testing.T) {
 
 func TestDeliver(t *testing.T) {
 	a, f, rec, _ := testApp(t, nil)
-	f.add("mas-a")
+	f.Add("mas-a")
 	sel, _ := a.Select(context.Background(), "")
 	sel.Panes = sel.Panes[:12] // agent 33's pane is gone
 	n, failed := a.Deliver(context.Background(), sel, []string{"00", "33"}, "hi", true)
@@ -124,7 +124,7 @@ func TestStartStopLegacy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Name != legacy.SessionName("demo") || s.ID != "" || s.Dir != a.Root() || s.AttachHint() != "mas attach" || !f.has(s.Name) {
+	if s.Name != legacy.SessionName("demo") || s.ID != "" || s.Dir != a.Root() || s.AttachHint() != "mas attach" || !f.Has(s.Name) {
 		t.Fatalf("launched %+v", s)
 	}
 	if name, err := legacy.RunningName(a.Root()); err != nil || name != s.Name {
@@ -143,8 +143,8 @@ func TestStartStopLegacy(t *testing.T) {
 	if err := a.Stop(ctx, sel); err != nil {
 		t.Fatal(err)
 	}
-	if f.has(s.Name) || !strings.Contains(progress.String(), "[INFO] Stopped session "+s.Name+"\n") {
-		t.Errorf("after stop: running %v, progress %q", f.has(s.Name), progress)
+	if f.Has(s.Name) || !strings.Contains(progress.String(), "[INFO] Stopped session "+s.Name+"\n") {
+		t.Errorf("after stop: running %v, progress %q", f.Has(s.Name), progress)
 	}
 	if _, err := os.Stat(legacy.SessionFile(a.Root())); !os.IsNotExist(err) {
 		t.Errorf(".mas_session kept: %v", err)
@@ -161,7 +161,7 @@ func TestStartStopIsolated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.ID == "" || s.Name != isolated.TmuxName(s.ID) || !f.has(s.Name) || s.AttachHint() != "mas session attach "+s.ID[:8] {
+	if s.ID == "" || s.Name != isolated.TmuxName(s.ID) || !f.Has(s.Name) || s.AttachHint() != "mas session attach "+s.ID[:8] {
 		t.Fatalf("launched %+v", s)
 	}
 	root, id, err := a.Find(s.ID[:8], "")
@@ -183,8 +183,8 @@ func TestStartStopIsolated(t *testing.T) {
 	if err := a.StopSession(ctx, root, id); err != nil {
 		t.Fatal(err)
 	}
-	if f.has(s.Name) || !strings.Contains(progress.String(), "[INFO] Stopped "+s.Name+"; its files stay in "+s.Dir) {
-		t.Errorf("after stop: running %v, progress %q", f.has(s.Name), progress)
+	if f.Has(s.Name) || !strings.Contains(progress.String(), "[INFO] Stopped "+s.Name+"; its files stay in "+s.Dir) {
+		t.Errorf("after stop: running %v, progress %q", f.Has(s.Name), progress)
 	}
 	if removed, err := a.Prune(ctx); err != nil || len(removed) != 0 {
 		t.Errorf("prune: %q, %v; a stopped session is no half-made one", removed, err)
@@ -194,8 +194,8 @@ func TestStartStopIsolated(t *testing.T) {
 func TestSendPrompts(t *testing.T) {
 	a, f, _, progress := testApp(t, map[string]string{"MAS_READY_TIMEOUT": "1"})
 	a.Now = time.Now
-	f.add("mas-a", "mas-b")
-	f.idle["mas-b"] = true
+	f.Add("mas-a", "mas-b")
+	f.SetIdle("mas-b", true)
 	ctx := context.Background()
 	prompts := []Prompt{{Agent: "00", Text: "hello"}, {Agent: "21", Text: "build"}}
 	if n, err := a.SendPrompts(ctx, "mas-a", prompts); n != 2 || err != nil {
@@ -223,7 +223,7 @@ func TestBackend(t *testing.T) {
 	b := NewBackend(a)
 	ctx := context.Background()
 	run, err := b.Run(ctx, api.RunRequest{SessionMode: "isolated", Agents: json.RawMessage(`{"metaManager": {"prompt": "go"}}`)})
-	if err != nil || run.SessionMode != "isolated" || run.PromptsSent != 1 || !f.has(run.TmuxSession) {
+	if err != nil || run.SessionMode != "isolated" || run.PromptsSent != 1 || !f.Has(run.TmuxSession) {
 		t.Fatalf("run: %+v, %v", run, err)
 	}
 	if _, err := b.Run(ctx, api.RunRequest{Agents: json.RawMessage(`{"units": [{"manager": {"id": "01", "prompt": "x"}}]}`)}); !errors.Is(err, api.ErrInvalid) {
@@ -258,7 +258,7 @@ func TestBackend(t *testing.T) {
 		t.Errorf("status of a stopped session: %+v, %v", st, err)
 	}
 	stopped, err := b.Stop(ctx, run.SessionID)
-	if err != nil || stopped.Status != "stopped" || f.has(run.TmuxSession) {
+	if err != nil || stopped.Status != "stopped" || f.Has(run.TmuxSession) {
 		t.Errorf("stop: %+v, %v", stopped, err)
 	}
 	if st, err := b.Status(ctx, ""); err != nil || st.(Status).Status != "stopped" {

@@ -149,7 +149,12 @@ type App struct {
 
 // New returns the command line of e, its tmux calls going to the real tmux.
 func New(e Env) *App {
-	a := &App{e: e, app: app.New(app.Env{Getenv: e.Getenv, Environ: e.Environ, Cwd: e.Cwd, ExeDir: e.ExeDir, Exe: e.Exe}, e.Stderr)}
+	return newApp(e, app.New(app.Env{Getenv: e.Getenv, Environ: e.Environ, Cwd: e.Cwd, ExeDir: e.ExeDir, Exe: e.Exe}, e.Stderr))
+}
+
+// newApp is the command line of e over the verbs of verbs.
+func newApp(e Env, verbs *app.App) *App {
+	a := &App{e: e, app: verbs}
 	a.root = &command{name: "mas", subs: a.commands()}
 	return a
 }
