@@ -78,6 +78,11 @@ func (f *Server) Respond(args []string) ([]byte, error) {
 			}
 		}
 		return []byte(b.String()), nil
+	case "list-sessions":
+		if len(f.sessions) == 0 {
+			return nil, missing(args, "no server running on /tmp/x")
+		}
+		return []byte(strings.Join(f.sessions, "\n") + "\n"), nil
 	case "has-session":
 		if slices.Contains(f.sessions, strings.TrimPrefix(args[2], "=")) {
 			return nil, nil

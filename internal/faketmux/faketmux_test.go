@@ -33,11 +33,17 @@ func TestServer(t *testing.T) {
 	if lines := strings.Split(strings.TrimSpace(string(out)), "\n"); len(lines) != 13 || !strings.Contains(lines[0], "\t00\tbash\t") {
 		t.Errorf("list-panes: %q", out)
 	}
+	if out, err := rec.Run(ctx, nil, "list-sessions", "-F", "#{session_name}"); string(out) != "mas-a\n" || err != nil {
+		t.Errorf("list-sessions: %q, %v", out, err)
+	}
 	if _, err := rec.Run(ctx, nil, "has-session", "-t", "=mas-a"); err != nil {
 		t.Errorf("has-session: %v", err)
 	}
 	if _, err := rec.Run(ctx, nil, "kill-session", "-t", "=mas-a"); err != nil || f.Has("mas-a") {
 		t.Errorf("kill-session: %v", err)
+	}
+	if _, err := rec.Run(ctx, nil, "list-sessions"); !errors.As(err, &te) || !strings.HasPrefix(te.Stderr, "no server running") {
+		t.Errorf("list-sessions on no server: %v", err)
 	}
 	for _, cmd := range []string{"has-session", "kill-session"} {
 		if _, err := rec.Run(ctx, nil, cmd, "-t", "=mas-a"); !errors.As(err, &te) || !strings.HasPrefix(te.Stderr, "can't find session") {
