@@ -10,10 +10,14 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"mas/internal/app"
+	"mas/internal/cli"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -26,28 +30,6 @@ const (
 	exitUsage   = 2
 )
 
-// usageError is a command line the program cannot accept; it exits 2.
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
-
-func usagef(format string, args ...any) error {
-	return &usageError{fmt.Sprintf(format, args...)}
-}
-
-// env is everything a run of the program reads from the outside world.
-type env struct {
-	args   []string
-	getenv func(string) string
-	stdin  io.Reader
-	stdout io.Writer
-	stderr io.Writer
-	cwd    string // working directory
-	exeDir string // directory of the binary, links resolved
-	// stdinTTY and stdoutTTY tell whether the streams are terminals.
-	stdinTTY, stdoutTTY bool
-}
-
 func main() {
 	closeInheritedFiles()
 	ctx, interrupted := onSignals()
@@ -56,16 +38,20 @@ func main() {
 		fmt.Fprintf(os.Stderr, "mas: cannot read the working directory: %v\n", err)
 		os.Exit(exitFailure)
 	}
-	code := run(ctx, env{
-		args:      os.Args,
-		getenv:    os.Getenv,
-		stdin:     os.Stdin,
-		stdout:    os.Stdout,
-		stderr:    os.Stderr,
-		cwd:       cwd,
-		exeDir:    executableDir(),
-		stdinTTY:  isTerminal(os.Stdin),
-		stdoutTTY: isTerminal(os.Stdout),
+	exe, exeDir := executable()
+	code := run(ctx, cli.Env{
+		Args:      os.Args,
+		Getenv:    os.Getenv,
+		Environ:   os.Environ,
+		Stdin:     os.Stdin,
+		Stdout:    os.Stdout,
+		Stderr:    os.Stderr,
+		Cwd:       cwd,
+		Exe:       exe,
+		ExeDir:    exeDir,
+		StdinTTY:  isTerminal(os.Stdin),
+		StdoutTTY: isTerminal(os.Stdout),
+		Version:   version,
 	})
 	// A command that a signal cut short says so in its exit status; one
 	// that finished cleanly anyway (serve shuts down gracefully) exits 0.
@@ -106,9 +92,8 @@ func onSignals() (context.Context, func() syscall.Signal) {
 
 // run executes one command line and returns the exit code. Errors are
 // printed here, once, as "mas: …" on stderr.
-func run(ctx context.Context, e env) int {
-	err := newApp(e).run(ctx, e.args[1:])
-	return exitCode(err, e.stderr)
+func run(ctx context.Context, e cli.Env) int {
+	return exitCode(cli.Run(ctx, e), e.Stderr)
 }
 
 func exitCode(err error, stderr io.Writer) int {
@@ -117,7 +102,7 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 	msg := strings.TrimRight(err.Error(), "\n")
 	fmt.Fprintf(stderr, "mas: %s\n", msg)
-	var ue *usageError
+	var ue *app.UsageError
 	if errors.As(err, &ue) {
 		return exitUsage
 	}
@@ -140,4 +125,19 @@ func closeInheritedFiles() {
 			syscall.CloseOnExec(fd)
 		}
 	}
+}
+
+// executable is the path of the running binary, to launch "mas serve",
+// and its directory with links resolved, so that a "mas" symlink finds the
+// same root as mas_refactored.sh.
+func executable() (exe, dir string) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", ""
+	}
+	real := exe
+	if r, err := filepath.EvalSymlinks(exe); err == nil {
+		real = r
+	}
+	return exe, filepath.Dir(real)
 }

@@ -4,21 +4,23 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"slices"
 	"strings"
 	"testing"
+
+	"mas/internal/cli"
 )
 
 // runMas runs the command line in-process, with an empty environment.
 func runMas(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code = run(context.Background(), env{
-		args:   append([]string{"mas"}, args...),
-		getenv: func(string) string { return "" },
-		stdin:  strings.NewReader(""),
-		stdout: &out,
-		stderr: &errOut,
+	code = run(context.Background(), cli.Env{
+		Args:    append([]string{"mas"}, args...),
+		Getenv:  func(string) string { return "" },
+		Stdin:   strings.NewReader(""),
+		Stdout:  &out,
+		Stderr:  &errOut,
+		Version: version,
 	})
 	return out.String(), errOut.String(), code
 }
@@ -110,31 +112,6 @@ func TestCommandLine(t *testing.T) {
 	}
 }
 
-func TestHelpListsEveryCommandAndFlag(t *testing.T) {
-	root := newApp(env{}).root
-	for _, args := range [][]string{nil, {"help"}, {"--help"}, {"-h"}} {
-		stdout, stderr, code := runMas(t, args...)
-		if code != 0 || stderr != "" {
-			t.Fatalf("%v: exit %d, stderr %q", args, code, stderr)
-		}
-		var walk func(prefix string, cmds []*command)
-		walk = func(prefix string, cmds []*command) {
-			for _, c := range cmds {
-				if !strings.Contains(stdout, "\n  "+prefix+c.name) {
-					t.Errorf("%v: help does not list %q", args, prefix+c.name)
-				}
-				for _, f := range c.flags {
-					if !strings.Contains(stdout, "--"+f.long) || f.short != "" && !strings.Contains(stdout, "-"+f.short+", --"+f.long) {
-						t.Errorf("%v: help does not list flag %s of %s", args, f.long, c.name)
-					}
-				}
-				walk(prefix+c.name+" ", c.subs)
-			}
-		}
-		walk("", root.subs)
-	}
-}
-
 func TestCommandHelp(t *testing.T) {
 	for _, args := range [][]string{{"help", "send"}, {"send", "--help"}, {"send", "-h"}} {
 		stdout, stderr, code := runMas(t, args...)
@@ -146,41 +123,6 @@ func TestCommandHelp(t *testing.T) {
 	stdout, _, code := runMas(t, "session", "create", "--help")
 	if code != 0 || !strings.HasPrefix(stdout, "Usage:\n  mas session create\n") {
 		t.Errorf("session create --help: exit %d, %q", code, stdout)
-	}
-}
-
-func TestNormalize(t *testing.T) {
-	cmds := newApp(env{}).root
-	tests := []struct {
-		path []string
-		in   []string
-		out  []string
-		why  string
-	}{
-		{[]string{"send"}, []string{"00", "hi", "-e"}, []string{"--execute", "--", "00", "hi"}, "flags after positionals"},
-		{[]string{"send"}, []string{"00", "-e", "-e"}, []string{"--execute", "--", "00", "-e"}, "the second word is the message even when it looks like a flag"},
-		{[]string{"send"}, []string{"-e", "hi", "--no-execute"}, []string{"--no-execute", "--", "-e", "hi"}, "so is the first"},
-		{[]string{"send"}, []string{"00", "hi", "--", "-e"}, nil, "after --, -e is a third positional"},
-		{[]string{"list"}, []string{"-u", "design"}, []string{"--unit", "design", "--"}, ""},
-		{[]string{"list"}, []string{"--unit", "-x"}, []string{"--unit", "-x", "--"}, "a value may start with a dash"},
-		{[]string{"session", "attach"}, []string{"abc", "--window=meta"}, []string{"--window", "meta", "--", "abc"}, ""},
-		{[]string{"env"}, []string{"--json", "--", "-weird"}, []string{"--json", "--", "-weird"}, "-- ends the flags"},
-	}
-	for _, tt := range tests {
-		c := cmds
-		for _, n := range tt.path {
-			c = c.sub(n)
-		}
-		p, err := normalize(c, strings.Join(tt.path, " "), tt.in)
-		if tt.out == nil {
-			if err == nil {
-				t.Errorf("%v: got %q, want an error (%s)", tt.in, p.argv, tt.why)
-			}
-			continue
-		}
-		if err != nil || !slices.Equal(p.argv, tt.out) {
-			t.Errorf("%v: got %q, %v; want %q (%s)", tt.in, p.argv, err, tt.out, tt.why)
-		}
 	}
 }
 
@@ -199,66 +141,20 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func TestConfigPrompts(t *testing.T) {
-	tests := []struct {
-		json string
-		want string
-		err  string
-		why  string
-	}{
-		{`{"agents": {"metaManager": {"prompt": "m"}}, "units": [{"manager": {"id": "10", "prompt": "a"}, "workers": [{"id": "11", "prompt": "b"}, {"id": "12", "prompt": ""}]}]}`,
-			"00:m 10:a 11:b", "", "examples/simple-session.json shape; empty prompts skipped"},
-		{`{"metaManager": {"id": "00", "prompt": "m"}, "units": [{"unitId": 1, "manager": {"id": "20", "prompt": "a"}}]}`,
-			"00:m 20:a", "", "bug #22: the POST /runs shape keeps the meta prompt"},
-		{`{"agents": {"metaManager": {"prompt": "m"}, "units": [{"manager": {"id": "30", "prompt": "c"}}]}}`,
-			"00:m 30:c", "", "the whole /runs body of 33f2c19"},
-		{`{"units": [{"manager": {"id": "01", "prompt": "x"}}]}`, "", `config: no agent has id "01"`, "ids are checked"},
-		{`{"units": {"x": 1}}`, "", "config: json", "wrong types are errors"},
-		{`{}`, "", "", "no prompts"},
-	}
-	for _, tt := range tests {
-		ps, err := configPrompts([]byte(tt.json))
-		var got []string
-		for _, p := range ps {
-			got = append(got, p.Agent+":"+p.Text)
-		}
-		if strings.Join(got, " ") != tt.want || (err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
-			t.Errorf("%s: got %v, %v; want %q, %q", tt.why, got, err, tt.want, tt.err)
-		}
-	}
-}
-
-func TestUseColor(t *testing.T) {
-	env := func(kv ...string) func(string) string {
-		return func(k string) string {
-			for i := 0; i < len(kv); i += 2 {
-				if kv[i] == k {
-					return kv[i+1]
-				}
-			}
-			return ""
-		}
-	}
-	tests := []struct {
-		tty    bool
-		getenv func(string) string
-		want   bool
-	}{
-		{true, env("TERM", "xterm"), true},
-		{false, env("TERM", "xterm"), false},
-		{true, env("NO_COLOR", "1"), false},
-		{true, env("TERM", "dumb"), false},
-	}
-	for i, tt := range tests {
-		if got := useColor(tt.tty, tt.getenv); got != tt.want {
-			t.Errorf("case %d: useColor = %v", i, got)
-		}
-	}
-}
-
 func TestServeRefusesNonLoopbackWithoutToken(t *testing.T) {
 	_, stderr, code := runMas(t, "serve", "--addr", "0.0.0.0:0")
 	if code != 2 || !strings.HasPrefix(stderr, "mas: serve: refusing to listen on 0.0.0.0:0 without MAS_API_TOKEN") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestSendRefusesPasteMarkers: a message that would end a bracketed paste
+// is a usage error before any session is looked up or any tmux runs.
+func TestSendRefusesPasteMarkers(t *testing.T) {
+	for _, msg := range []string{"hi\x1b[201~\rid\r", "\x1b[200~", "a\u009b201~"} {
+		stdout, stderr, code := runMas(t, "send", "00", msg, "-e")
+		if code != 2 || stdout != "" || !strings.HasPrefix(stderr, "mas: send: message has the bracketed-paste sequence ") {
+			t.Errorf("send %q: exit %d, stdout %q, stderr %q; want exit 2 and the refusal", msg, code, stdout, stderr)
+		}
 	}
 }

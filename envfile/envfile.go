@@ -31,20 +31,6 @@ const (
 	MaxFileSize = 64 << 10 // bytes of one file
 )
 
-// SessionKeys are the keys of a session's .session file, in the order they
-// are written: the original tool's seven, then ours.
-var SessionKeys = []string{
-	"SESSION_ID", "TMUX_SESSION", "STATUS", "CREATED_AT", "UNIT_DIR", "WORKFLOWS_DIR", "SESSION_DIR",
-	"MAS_SESSION_DIR", "MAS_WORKSPACE_ROOT", "MAS_SESSION_MODE",
-}
-
-// LegacyKeys are the keys of a legacy session's .mas_session file; PID is
-// never written, but the original tool wrote it, and its files are read.
-var LegacyKeys = []string{"SESSION_NAME", "STARTED_AT", "PROJECT_DIR", "UNIT_DIR", "WORKFLOWS_DIR", "PID"}
-
-// ProjectKeys are the keys a shell-form .masrc may set.
-var ProjectKeys = []string{"PROJECT_NAME", "WORKSPACE_ROOT"}
-
 // Var is one variable of a file.
 type Var struct {
 	Key, Value string
@@ -210,4 +196,13 @@ func crossCheck(name string, data []byte, vars []Var) error {
 		return fmt.Errorf("%s: read differently by go-envparse", name)
 	}
 	return nil
+}
+
+// Environ returns vars as KEY=value strings, for a process environment.
+func Environ(vars []Var) []string {
+	out := make([]string, 0, len(vars))
+	for _, v := range vars {
+		out = append(out, v.Key+"="+v.Value)
+	}
+	return out
 }

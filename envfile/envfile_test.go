@@ -59,7 +59,7 @@ func TestParseRejects(t *testing.T) {
 		{strings.Repeat("#", MaxFileSize+1), "larger than", "size cap"},
 	}
 	for _, tt := range tests {
-		vars, err := Parse("f", []byte(tt.in), SessionKeys)
+		vars, err := Parse("f", []byte(tt.in), sessionKeys)
 		if err == nil {
 			t.Errorf("Parse(%q) accepted %q; want error %q (%s)", tt.in, vars, tt.err, tt.why)
 			continue
@@ -89,7 +89,7 @@ func TestParseAccepts(t *testing.T) {
 		{"STATUS=active", []Var{{"STATUS", "active"}}, "no final newline"},
 	}
 	for _, tt := range tests {
-		got, err := Parse("f", []byte(tt.in), SessionKeys)
+		got, err := Parse("f", []byte(tt.in), sessionKeys)
 		if err != nil || !slices.Equal(got, tt.want) {
 			t.Errorf("Parse(%q) = %q, %v; want %q (%s)", tt.in, got, err, tt.want, tt.why)
 		}
@@ -112,7 +112,7 @@ func TestEncodeRefuses(t *testing.T) {
 		{[]Var{{"STATUS", "a"}, {"STATUS", "b"}}, "key STATUS given twice"},
 	}
 	for _, tt := range tests {
-		_, err := Encode(tt.vars, SessionKeys)
+		_, err := Encode(tt.vars, sessionKeys)
 		if err == nil || err.Error() != tt.err {
 			t.Errorf("Encode(%q) error %v, want %q", tt.vars, err, tt.err)
 		}
@@ -177,7 +177,7 @@ func TestGolden(t *testing.T) {
 		vars []Var
 		keys []string
 	}{
-		{"session", vars, SessionKeys},
+		{"session", vars, sessionKeys},
 		{"tricky", trickyVars(), trickyKeys()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -223,7 +223,7 @@ func TestOriginalFiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		vars, err := Parse(f, data, SessionKeys)
+		vars, err := Parse(f, data, sessionKeys)
 		if strings.Contains(f, "spaces") {
 			// Bug #8: bash runs "mas/sessions/…" as a command when it
 			// sources this file; we refuse it rather than guess.
@@ -244,10 +244,10 @@ func TestOriginalFiles(t *testing.T) {
 				t.Errorf("%s: line %d read as %q", f, i+1, vars[i])
 			}
 		}
-		if !slices.Equal(keys, SessionKeys[:7]) {
+		if !slices.Equal(keys, sessionKeys[:7]) {
 			t.Errorf("%s: keys %v", f, keys)
 		}
-		if out, _ := Encode(vars, SessionKeys); !bytes.Equal(out, data) {
+		if out, _ := Encode(vars, sessionKeys); !bytes.Equal(out, data) {
 			t.Errorf("%s: plain values are not written exactly as the original wrote them:\n%s", f, out)
 		}
 	}
@@ -257,7 +257,7 @@ func TestWriteAndRead(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, ".session")
 	vars := []Var{{"SESSION_ID", "x"}, {"STATUS", "active"}}
-	if err := Write(path, vars, SessionKeys); err != nil {
+	if err := Write(path, vars, sessionKeys); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Stat(path)
@@ -265,37 +265,37 @@ func TestWriteAndRead(t *testing.T) {
 		t.Fatalf("mode = %v, %v; want 0600", fi.Mode(), err)
 	}
 	vars[1].Value = "stopped"
-	if err := Write(path, vars, SessionKeys); err != nil {
+	if err := Write(path, vars, sessionKeys); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Read(path, SessionKeys)
+	got, err := Read(path, sessionKeys)
 	if err != nil || !slices.Equal(got, vars) {
 		t.Fatalf("Read = %q, %v", got, err)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("temporary files left behind: %v", entries)
 	}
-	if err := Write(path, []Var{{"STATUS", "a\nb"}}, SessionKeys); err == nil {
+	if err := Write(path, []Var{{"STATUS", "a\nb"}}, sessionKeys); err == nil {
 		t.Error("Write accepted a newline")
 	}
-	if got, _ := Read(path, SessionKeys); !slices.Equal(got, vars) {
+	if got, _ := Read(path, sessionKeys); !slices.Equal(got, vars) {
 		t.Errorf("a refused Write changed the file: %q", got)
 	}
 
 	link := filepath.Join(dir, "link.session")
 	os.Symlink(path, link)
-	if _, err := Read(link, SessionKeys); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+	if _, err := Read(link, sessionKeys); err == nil || !strings.Contains(err.Error(), "symbolic link") {
 		t.Errorf("Read(symlink) err = %v", err)
 	}
 	os.Chmod(path, 0o620)
-	if _, err := Read(path, SessionKeys); err == nil || !strings.Contains(err.Error(), "writable by group or others (mode 0620)") {
+	if _, err := Read(path, sessionKeys); err == nil || !strings.Contains(err.Error(), "writable by group or others (mode 0620)") {
 		t.Errorf("Read(group-writable) err = %v", err)
 	}
 	os.Chmod(path, 0o644)
-	if _, err := Read(path, SessionKeys); err != nil {
+	if _, err := Read(path, sessionKeys); err != nil {
 		t.Errorf("Read(0644) err = %v: the original wrote 0644 files", err)
 	}
-	if _, err := Read(dir, SessionKeys); err == nil {
+	if _, err := Read(dir, sessionKeys); err == nil {
 		t.Error("Read(directory) succeeded")
 	}
 }
@@ -370,16 +370,16 @@ func FuzzParse(f *testing.F) {
 	}
 	bash, _ := exec.LookPath("bash")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		vars, err := Parse("fuzz", data, SessionKeys)
+		vars, err := Parse("fuzz", data, sessionKeys)
 		if err != nil {
 			return
 		}
 		// What we accept re-encodes to something we read the same way.
-		enc, err := Encode(vars, SessionKeys)
+		enc, err := Encode(vars, sessionKeys)
 		if err != nil {
 			t.Fatalf("accepted %q but cannot re-encode %q: %v", data, vars, err)
 		}
-		again, err := Parse("re", enc, SessionKeys)
+		again, err := Parse("re", enc, sessionKeys)
 		if err != nil || !slices.Equal(again, vars) {
 			t.Fatalf("re-encoding of %q reads as %q, %v", data, again, err)
 		}
@@ -408,7 +408,7 @@ func ExampleEncode() {
 		{"SESSION_ID", "1612c47f-311d-47a2-9181-2d681720efa6"},
 		{"UNIT_DIR", "/home/me/my project/unit"},
 		{"SESSION_DIR", "/home/me/it's $HOME"},
-	}, SessionKeys)
+	}, sessionKeys)
 	fmt.Print(string(out))
 	// Output:
 	// SESSION_ID=1612c47f-311d-47a2-9181-2d681720efa6
@@ -417,7 +417,7 @@ func ExampleEncode() {
 }
 
 func ExampleParse() {
-	_, err := Parse(".session", []byte("STATUS=active\nUNIT_DIR=$(rm -rf ~)\n"), SessionKeys)
+	_, err := Parse(".session", []byte("STATUS=active\nUNIT_DIR=$(rm -rf ~)\n"), sessionKeys)
 	fmt.Println(err)
 	// Output: .session:2: UNIT_DIR: command substitution is not allowed
 }

@@ -40,7 +40,7 @@ func TestReadSpecialFiles(t *testing.T) {
 		}
 		done := make(chan error, 1)
 		go func() {
-			_, err := Read(path, SessionKeys)
+			_, err := Read(path, sessionKeys)
 			done <- err
 		}()
 		select {
@@ -62,7 +62,7 @@ func TestWriteRefusesLink(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, ".session")
 	os.Symlink(outside, path)
-	err := Write(path, []Var{{"STATUS", "stopped"}}, SessionKeys)
+	err := Write(path, []Var{{"STATUS", "stopped"}}, sessionKeys)
 	if !errors.Is(err, safefile.ErrSymlink) {
 		t.Errorf("Write through a link: err = %v", err)
 	}

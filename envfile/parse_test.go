@@ -91,7 +91,7 @@ func bashReads(t *testing.T, bash, content string) (string, error) {
 func TestParseLiteral(t *testing.T) {
 	bash, _ := exec.LookPath("bash")
 	for _, tt := range literalTests {
-		vars, err := Parse("f", []byte(tt.in), SessionKeys)
+		vars, err := Parse("f", []byte(tt.in), sessionKeys)
 		if err != nil || len(vars) != 1 || vars[0] != (Var{"STATUS", tt.want}) {
 			t.Errorf("Parse(%q) = %q, %v; want STATUS=%q (%s)", tt.in, vars, err, tt.want, tt.why)
 		}
@@ -153,7 +153,7 @@ func TestParseRefusesWithLine(t *testing.T) {
 		{"STATUS='a\u00a0'\n", 1, "value of STATUS: contains U+00A0", "a value Encode could not write back"},
 	}
 	for _, tt := range tests {
-		vars, err := Parse("f", []byte(tt.in), SessionKeys)
+		vars, err := Parse("f", []byte(tt.in), sessionKeys)
 		var pe *ParseError
 		if !errors.As(err, &pe) {
 			t.Errorf("Parse(%q) = %q, %v; want a ParseError at line %d (%s)", tt.in, vars, err, tt.line, tt.why)
@@ -225,7 +225,7 @@ func TestQuotersReadBack(t *testing.T) {
 		}
 		add("printf %q", v, printfQ[i])
 		add("shlex.quote", v, shlexQuote(v))
-		enc, err := Encode([]Var{{"STATUS", v}}, SessionKeys)
+		enc, err := Encode([]Var{{"STATUS", v}}, sessionKeys)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -241,7 +241,7 @@ func TestQuotersReadBack(t *testing.T) {
 }
 
 func ExampleParse_handEdited() {
-	vars, _ := Parse(".session", []byte("STATUS=stopped # by hand\nUNIT_DIR=/w/it\\'s\\ mine\nSESSION_DIR=\"/w/\\$HOME\"\n"), SessionKeys)
+	vars, _ := Parse(".session", []byte("STATUS=stopped # by hand\nUNIT_DIR=/w/it\\'s\\ mine\nSESSION_DIR=\"/w/\\$HOME\"\n"), sessionKeys)
 	for _, v := range vars {
 		fmt.Printf("%s=%s\n", v.Key, v.Value)
 	}

@@ -13,9 +13,9 @@ import (
 	"github.com/google/uuid"
 
 	"mas/envfile"
+	"mas/internal/layout"
+	"mas/internal/roster"
 	"mas/internal/safefile"
-	"mas/layout"
-	"mas/roster"
 	"mas/templates"
 	"mas/tmux"
 )
@@ -84,118 +84,136 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 	return nil, &StepError{"generate session id", errors.New("no free tmux session name found")}
 }
 
-// create makes the session with the given id; on failure it undoes
-// everything it did.
+// create makes the session with the given id, step by step; when a step
+// fails, everything done before it is undone.
 func create(ctx context.Context, o CreateOptions, id string) (*Session, error) {
-	now, config := o.Now, o.Config
+	s := newSession(o, id)
+	marker, err := claim(ctx, o.Root, id)
+	if err != nil {
+		return nil, err
+	}
+	defer marker.Close()
+	var undo undoList
+	undo.add(func(context.Context) { os.RemoveAll(s.Dir) })
+	entry := s.entry()
+	if step, err := writeWorkspace(ctx, o, s, entry, &undo); err != nil {
+		return nil, undo.fail(ctx, step, err)
+	}
+	crashPoint("register")
+	if err := startAgents(ctx, o, s); err != nil {
+		// A session of that name that we did not start is left alone.
+		return nil, undo.fail(ctx, "start tmux session", err)
+	}
+	undo.add(func(ctx context.Context) { layout.Kill(ctx, o.Tmux, s.TmuxName) })
+	crashPoint("tmux")
+	if step, err := activate(ctx, o, s, entry); err != nil {
+		return nil, undo.fail(ctx, step, err)
+	}
+	// The session is active: the marker has done its work.
+	os.Remove(filepath.Join(s.Dir, markerName))
+	s.logEvent(o.Now(), "active")
+	return s, nil
+}
+
+// undoList is what a create has done so far.
+type undoList []func(context.Context)
+
+func (u *undoList) add(f func(context.Context)) { *u = append(*u, f) }
+
+// fail undoes everything, last done first, even when ctx is cancelled, and
+// returns the error of the step that failed.
+func (u undoList) fail(ctx context.Context, step string, err error) error {
+	ctx = context.WithoutCancel(ctx)
+	for i := len(u) - 1; i >= 0; i-- {
+		u[i](ctx)
+	}
+	return &StepError{step, err}
+}
+
+// newSession is the session id of o.Root as create starts it.
+func newSession(o CreateOptions, id string) *Session {
 	dir := Dir(o.Root, id)
-	s := &Session{
+	return &Session{
 		home:         dir,
 		ID:           id,
 		TmuxName:     TmuxName(id),
 		Status:       "creating",
-		CreatedAt:    timestamp(now()),
+		CreatedAt:    timestamp(o.Now()),
 		Dir:          dir,
 		UnitDir:      filepath.Join(dir, "unit"),
 		WorkflowsDir: filepath.Join(dir, "workflows"),
 		Root:         o.Root,
 		Mode:         "isolated",
 	}
-	marker, err := claim(ctx, o.Root, id)
-	if err != nil {
-		return nil, err
-	}
-	defer marker.Close()
-	registered, started := false, false
-	undo := func() {
-		ctx := context.WithoutCancel(ctx)
-		if started { // a session of that name that we did not start is left alone
-			layout.Kill(ctx, o.Tmux, s.TmuxName)
-		}
-		os.RemoveAll(dir)
-		if registered {
-			record(ctx, o.Root, indexEntry{SessionID: id}, now(), o.Progress)
-		}
-	}
-	step := func(name string, err error) error {
-		if err == nil {
-			return nil
-		}
-		undo()
-		return &StepError{name, err}
-	}
+}
 
-	progress(o.Progress, "Creating session workspace: %s", dir)
-	// The templates are copied while the session's own files are written.
+// writeWorkspace copies the templates into the session directory while it
+// writes the session's own files and registers it; it returns the name of
+// the step that failed.
+func writeWorkspace(ctx context.Context, o CreateOptions, s *Session, entry indexEntry, undo *undoList) (string, error) {
+	progress(o.Progress, "Creating session workspace: %s", s.Dir)
 	copied := make(chan error, 1)
-	go func() { copied <- templates.Install(o.Root, s.UnitDir, s.WorkflowsDir, agentIDs()) }()
-	entry := s.entry()
-	filesStep, err := func() (string, error) {
-		if err := os.Mkdir(filepath.Join(dir, "logs"), 0o700); err != nil {
-			return "create logs directory", err
-		}
-		if config != nil {
-			if err := envfile.WriteAtomic(filepath.Join(dir, "config.json"), config, 0o600); err != nil {
-				return "write config.json", err
-			}
-		}
-		if err := s.save(); err != nil {
-			return "write session files", err
-		}
-		crashPoint("files")
-		registered = true
-		return "register session", record(ctx, o.Root, entry, now(), o.Progress)
-	}()
-	if err := step("copy templates", <-copied); err != nil {
-		return nil, err
+	go func() { copied <- templates.Install(o.Root, s.UnitDir, s.WorkflowsDir, roster.IDs()) }()
+	step, err := writeFiles(ctx, o, s, entry, undo)
+	if err := <-copied; err != nil {
+		return "copy templates", err
 	}
 	crashPoint("templates")
-	if err := step(filesStep, err); err != nil {
-		return nil, err
-	}
-	crashPoint("register")
+	return step, err
+}
 
+// writeFiles writes the logs directory, config.json, .session and
+// metadata.json, then the registry entry.
+func writeFiles(ctx context.Context, o CreateOptions, s *Session, entry indexEntry, undo *undoList) (string, error) {
+	if err := os.Mkdir(filepath.Join(s.Dir, "logs"), 0o700); err != nil {
+		return "create logs directory", err
+	}
+	if o.Config != nil {
+		if err := envfile.WriteAtomic(filepath.Join(s.Dir, "config.json"), o.Config, 0o600); err != nil {
+			return "write config.json", err
+		}
+	}
+	if err := s.save(); err != nil {
+		return "write session files", err
+	}
+	crashPoint("files")
+	// A registration that fails half-way is undone as well.
+	undo.add(func(ctx context.Context) {
+		record(ctx, o.Root, indexEntry{SessionID: s.ID}, o.Now(), o.Progress)
+	})
+	return "register session", record(ctx, o.Root, entry, o.Now(), o.Progress)
+}
+
+// startAgents creates the session's tmux session with the thirteen agents.
+func startAgents(ctx context.Context, o CreateOptions, s *Session) error {
 	progress(o.Progress, "Starting 13 agents in tmux session %s", s.TmuxName)
 	logDir := ""
 	if o.PaneLogs {
-		logDir = filepath.Join(dir, "logs")
+		logDir = filepath.Join(s.Dir, "logs")
 	}
-	var env []string
-	for _, v := range s.Environment() {
-		env = append(env, v.Key+"="+v.Value)
-	}
-	_, err = layout.Create(ctx, o.Tmux, layout.Spec{
+	return layout.Create(ctx, o.Tmux, layout.Spec{
 		Name:    s.TmuxName,
-		Dir:     dir,
+		Dir:     s.Dir,
 		UnitDir: s.UnitDir,
 		LogDir:  logDir,
-		Env:     env,
+		Env:     envfile.Environ(s.Environment()),
 		Command: o.Command,
 		Shell:   o.Shell,
 	})
-	if err := step("start tmux session", err); err != nil {
-		return nil, err
-	}
-	started = true
-	crashPoint("tmux")
+}
 
-	// The session's files and its registry entry are separate files,
-	// written at the same time.
+// activate marks the session active in its files and in the registry,
+// which are separate files, written at the same time.
+func activate(ctx context.Context, o CreateOptions, s *Session, entry indexEntry) (string, error) {
 	s.Status = "active"
 	saved := make(chan error, 1)
 	go func() { saved <- s.save() }()
 	entry.Status = "active"
-	err = record(ctx, o.Root, entry, now(), o.Progress)
-	if err := step("write session files", <-saved); err != nil {
-		return nil, err
+	err := record(ctx, o.Root, entry, o.Now(), o.Progress)
+	if serr := <-saved; serr != nil {
+		return "write session files", serr
 	}
-	if err := step("register session", err); err != nil {
-		return nil, err
-	}
-	// The session is active: the marker has done its work.
-	os.Remove(filepath.Join(dir, markerName))
-	s.logEvent(now(), "active")
-	return s, nil
+	return "register session", err
 }
 
 // takenError is an id whose tmux name mas-<first 8> belongs to a session
@@ -302,14 +320,6 @@ func pickID(ctx context.Context, o CreateOptions) (string, error) {
 		return "", &StepError{"generate session id", err}
 	}
 	return id, nil
-}
-
-func agentIDs() []string {
-	var ids []string
-	for _, a := range roster.All() {
-		ids = append(ids, a.ID)
-	}
-	return ids
 }
 
 func progress(w io.Writer, format string, args ...any) {

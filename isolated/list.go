@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"mas/layout"
+	"mas/internal/layout"
 	"mas/tmux"
 )
 

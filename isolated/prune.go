@@ -11,7 +11,7 @@ import (
 	"slices"
 	"time"
 
-	"mas/layout"
+	"mas/internal/layout"
 	"mas/tmux"
 )
 

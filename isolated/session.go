@@ -11,6 +11,13 @@ import (
 	"mas/internal/safefile"
 )
 
+// sessionKeys are the keys of a session's .session file, in the order they
+// are written: the original tool's seven, then ours.
+var sessionKeys = []string{
+	"SESSION_ID", "TMUX_SESSION", "STATUS", "CREATED_AT", "UNIT_DIR", "WORKFLOWS_DIR", "SESSION_DIR",
+	"MAS_SESSION_DIR", "MAS_WORKSPACE_ROOT", "MAS_SESSION_MODE",
+}
+
 // Session is what a session's .session file says about it.
 type Session struct {
 	ID           string
@@ -45,7 +52,7 @@ func Load(root, id string) (*Session, error) {
 		return nil, fmt.Errorf("session %s: %s is not a directory (a symbolic link?)", id, dir)
 	}
 	file := filepath.Join(dir, ".session")
-	vars, err := envfile.Read(file, envfile.SessionKeys)
+	vars, err := envfile.Read(file, sessionKeys)
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +182,7 @@ func (s *Session) Metadata() Metadata {
 // save writes .session and metadata.json, each atomically, mode 0600.
 func (s *Session) save() error {
 	dir := s.home
-	if err := envfile.Write(filepath.Join(dir, ".session"), s.vars(), envfile.SessionKeys); err != nil {
+	if err := envfile.Write(filepath.Join(dir, ".session"), s.vars(), sessionKeys); err != nil {
 		return err
 	}
 	data, err := json.MarshalIndent(s.Metadata(), "", "  ")

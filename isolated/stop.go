@@ -5,7 +5,7 @@ import (
 	"io"
 	"time"
 
-	"mas/layout"
+	"mas/internal/layout"
 	"mas/tmux"
 )
 

@@ -10,7 +10,8 @@ import (
 	"time"
 
 	"mas/envfile"
-	"mas/layout"
+	"mas/internal/layout"
+	"mas/internal/roster"
 	"mas/templates"
 	"mas/tmux"
 )
@@ -81,25 +82,21 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 	if err := prepareUnits(s, o); err != nil {
 		return nil, err
 	}
-	var env []string
-	for _, v := range s.Environment() {
-		env = append(env, v.Key+"="+v.Value)
-	}
 	if o.Progress != nil {
 		fmt.Fprintf(o.Progress, "[INFO] Starting 13 agents in tmux session %s\n", s.Name)
 	}
-	if _, err := layout.Create(ctx, o.Tmux, layout.Spec{
-		Name: s.Name, Dir: s.Root, UnitDir: s.UnitDir, Env: env, Command: o.Command, Shell: o.Shell,
+	if err := layout.Create(ctx, o.Tmux, layout.Spec{
+		Name: s.Name, Dir: s.Root, UnitDir: s.UnitDir, Env: envfile.Environ(s.Environment()), Command: o.Command, Shell: o.Shell,
 	}); err != nil {
 		return nil, fmt.Errorf("start tmux session: %w", err)
 	}
-	if err := envfile.Write(filepath.Join(s.Root, ".mas_session"), []envfile.Var{
+	if err := envfile.Write(SessionFile(s.Root), []envfile.Var{
 		{Key: "SESSION_NAME", Value: s.Name},
 		{Key: "STARTED_AT", Value: s.StartedAt},
 		{Key: "PROJECT_DIR", Value: s.Root},
 		{Key: "UNIT_DIR", Value: s.UnitDir},
 		{Key: "WORKFLOWS_DIR", Value: s.WorkflowsDir},
-	}, envfile.LegacyKeys); err != nil {
+	}, sessionKeys); err != nil {
 		layout.Kill(context.WithoutCancel(ctx), o.Tmux, s.Name)
 		return nil, fmt.Errorf("write .mas_session: %w", err)
 	}
@@ -110,7 +107,7 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 // filled from the templates, or reported with SkipInit.
 func prepareUnits(s *Session, o CreateOptions) error {
 	var missing []string
-	for _, id := range agentIDs() {
+	for _, id := range roster.IDs() {
 		if fi, err := os.Stat(filepath.Join(s.UnitDir, id)); err != nil || !fi.IsDir() {
 			missing = append(missing, id)
 		}

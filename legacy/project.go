@@ -13,18 +13,13 @@ import (
 	"strings"
 
 	"mas/envfile"
+	"mas/internal/roster"
 	"mas/internal/safefile"
-	"mas/roster"
 	"mas/templates"
 )
 
-func agentIDs() []string {
-	var ids []string
-	for _, a := range roster.All() {
-		ids = append(ids, a.ID)
-	}
-	return ids
-}
+// projectKeys are the keys a shell-form .masrc may set.
+var projectKeys = []string{"PROJECT_NAME", "WORKSPACE_ROOT"}
 
 // Project is a directory holding a .masrc.
 type Project struct {
@@ -69,7 +64,7 @@ func readMasrc(path string) (string, error) {
 		}
 		return j.ProjectName, nil
 	}
-	vars, err := envfile.Parse(path, data, envfile.ProjectKeys)
+	vars, err := envfile.Parse(path, data, projectKeys)
 	if err != nil {
 		return "", err
 	}
@@ -104,11 +99,11 @@ func Init(dir, name string) error {
 	if strings.TrimSpace(name) == "" {
 		return ErrNoName
 	}
-	masrc, err := envfile.Encode([]envfile.Var{{Key: "PROJECT_NAME", Value: name}}, envfile.ProjectKeys)
+	masrc, err := envfile.Encode([]envfile.Var{{Key: "PROJECT_NAME", Value: name}}, projectKeys)
 	if err != nil {
 		return fmt.Errorf("project name: %w", err)
 	}
-	if err := templates.Fill(filepath.Join(dir, "unit"), filepath.Join(dir, "workflows"), agentIDs()); err != nil {
+	if err := templates.Fill(filepath.Join(dir, "unit"), filepath.Join(dir, "workflows"), roster.IDs()); err != nil {
 		return err
 	}
 	content := append([]byte("# MAS project; read by mas, never executed\n"), masrc...)

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"mas/roster"
+	"mas/internal/roster"
 )
 
 var update = flag.Bool("update", false, "rewrite the template files from the generator")
@@ -105,7 +105,25 @@ var duties = map[string][]string{
 	},
 }
 
-func unitOf(a roster.Agent) unitInfo { return units[a.Unit()] }
+func unitOf(a roster.Agent) unitInfo { return units[unitNumber(a)] }
+
+// The generator's own facts about a seat, read from its id: the first
+// digit is the unit (0 meta, 1 design, 2 development, 3 business), seat 0
+// is the unit's manager, and a manager reports to 00.
+func unitNumber(a roster.Agent) int { return int(a.ID[0] - '0') }
+
+func isManager(a roster.Agent) bool { return a.ID[1] == '0' }
+
+func managerOf(id string) string {
+	switch {
+	case id == "00":
+		return ""
+	case id[1] == '0':
+		return "00"
+	default:
+		return id[:1] + "0"
+	}
+}
 
 func describe(id string) string {
 	a, _ := roster.Lookup(id)
@@ -122,9 +140,9 @@ func contacts(a roster.Agent) []string {
 			continue
 		}
 		switch {
-		case a.ID == "00" && b.Role() == roster.Manager,
-			a.Role() == roster.Manager && a.ID != "00" && (b.ID == "00" || b.Unit() == a.Unit()),
-			a.Role() == roster.Worker && b.Unit() == a.Unit():
+		case a.ID == "00" && isManager(b),
+			isManager(a) && a.ID != "00" && (b.ID == "00" || unitNumber(b) == unitNumber(a)),
+			!isManager(a) && unitNumber(b) == unitNumber(a):
 			out = append(out, describe(b.ID))
 		}
 	}
@@ -133,7 +151,7 @@ func contacts(a roster.Agent) []string {
 
 func workflowFile(a roster.Agent) string {
 	u := strings.ToLower(unitOf(a).name)
-	if a.Role() == roster.Manager {
+	if isManager(a) {
 		return u + "_manager.md"
 	}
 	return u + "_workers.md"
@@ -146,9 +164,9 @@ func readme(a roster.Agent) string {
 	fmt.Fprintf(&b, "| | |\n|---|---|\n")
 	fmt.Fprintf(&b, "| Id | %s |\n", a.ID)
 	fmt.Fprintf(&b, "| Name | %s |\n", a.Name)
-	fmt.Fprintf(&b, "| Role | %s of the %s unit |\n", map[roster.Role]string{roster.Manager: "Manager", roster.Worker: "Worker"}[a.Role()], u.name)
+	fmt.Fprintf(&b, "| Role | %s of the %s unit |\n", map[bool]string{true: "Manager", false: "Worker"}[isManager(a)], u.name)
 	fmt.Fprintf(&b, "| Model | %s |\n", a.Model)
-	if m := roster.ManagerOf(a.ID); m != "" {
+	if m := managerOf(a.ID); m != "" {
 		fmt.Fprintf(&b, "| Reports to | %s |\n", describe(m))
 	} else {
 		b.WriteString("| Reports to | the user |\n")
@@ -163,7 +181,7 @@ func readme(a roster.Agent) string {
 	fmt.Fprintf(&b, "This directory is yours: `$UNIT_DIR/%s`. Keep your notes and results here. ", a.ID)
 	b.WriteString("Other agents' directories are siblings (`$UNIT_DIR/NN`); read them, but do not edit them.\n")
 	b.WriteString("`WORKFLOW_INSTRUCTIONS.md` says how your work flows")
-	if a.Role() == roster.Worker {
+	if !isManager(a) {
 		b.WriteString("; `WORKER_GUIDELINES.md` holds the rules every worker follows")
 	}
 	b.WriteString(".\n")
@@ -177,7 +195,7 @@ func sendSection(a roster.Agent, contacts []string, closing string) string {
 	b.WriteString("## Messaging\n\n")
 	b.WriteString("You reach other agents with `mas send`; the text is typed into their input exactly as written.\n\n")
 	b.WriteString("```sh\n")
-	if m := roster.ManagerOf(a.ID); m != "" {
+	if m := managerOf(a.ID); m != "" {
 		fmt.Fprintf(&b, "mas send %s \"[from %s] <status, question or result>\" -e\n", m, a.ID)
 	} else {
 		b.WriteString("mas send managers \"[from 00] <plan or decision>\" -e\n")
@@ -272,13 +290,13 @@ func generate() map[string]string {
 	}
 	for _, a := range roster.All() {
 		wf := "workflows/" + workflowFile(a)
-		if a.Role() == roster.Manager {
+		if isManager(a) {
 			files[wf] = managerWorkflow(a)
 		}
 		dir := "unit/" + a.ID + "/"
 		files[dir+"README.md"] = readme(a)
 		files[dir+"WORKFLOW_INSTRUCTIONS.md"] = files[wf]
-		if a.Role() == roster.Worker {
+		if !isManager(a) {
 			files[dir+"WORKER_GUIDELINES.md"] = workersCommon
 		}
 	}
@@ -304,12 +322,12 @@ func TestTemplatesMatchGenerator(t *testing.T) {
 		t.Skip("templates rewritten; the embedded copy is checked on the next run")
 	}
 	var got []string
-	err := fs.WalkDir(FS(), ".", func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(files, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
 		got = append(got, p)
-		data, err := fs.ReadFile(FS(), p)
+		data, err := fs.ReadFile(files, p)
 		if err != nil {
 			return err
 		}

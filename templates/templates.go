@@ -18,9 +18,6 @@ import (
 //go:embed all:unit all:workflows
 var files embed.FS
 
-// FS returns the embedded templates; its root holds unit/ and workflows/.
-func FS() fs.FS { return files }
-
 // Install fills unitDir with one directory per agent id and workflowsDir
 // with the workflow files. Agent NN comes from srcRoot/unit/NN when that
 // directory exists, else from the embedded templates; the workflows come

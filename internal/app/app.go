@@ -1,0 +1,113 @@
+// Package app holds the verbs that the command line and the HTTP API share:
+// select a session, start one in either mode, describe, send to and stop
+// it, send a config's prompts once the agents are ready, and run the root's
+// background HTTP server. Everything it reads from the outside world (tmux,
+// clock, environment, progress output) is passed in.
+package app
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"mas/isolated"
+	"mas/tmux"
+)
+
+// Env is the part of the outside world the verbs read.
+type Env struct {
+	Getenv  func(string) string
+	Environ func() []string // the whole environment, for the server start launches
+	Cwd     string          // working directory
+	ExeDir  string          // directory of the binary, links resolved
+	Exe     string          // path of the binary, to launch "mas serve"
+}
+
+// App runs the verbs against one tmux client.
+type App struct {
+	Env
+	// Tmux reaches the tmux server the sessions live on.
+	Tmux tmux.Client
+	// AnyServer reaches no server of its own: each call names a socket
+	// with -S (the background server's idle check asks every server).
+	AnyServer tmux.Client
+	Now       func() time.Time
+	// Progress receives [INFO] lines and warnings for people.
+	Progress io.Writer
+
+	held *heldPidFile // set while this process is a root's background server
+}
+
+// New returns an App whose tmux calls run the real tmux, configured from
+// the environment (MAS_TMUX_SOCKET, MAS_DEBUG), with traces to progress.
+func New(e Env, progress io.Writer) *App {
+	r := tmux.NewRunner(e.Getenv, progress)
+	bare := *r
+	bare.Socket = ""
+	return &App{Env: e, Tmux: r, AnyServer: &bare, Now: time.Now, Progress: progress}
+}
+
+// UsageError is a command line (or an environment) the program cannot
+// accept; the command line exits 2 for it. Err, when set, is the error it
+// was made from.
+type UsageError struct {
+	Msg string
+	Err error
+}
+
+func (e *UsageError) Error() string { return e.Msg }
+
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// malformedAsUsage makes a malformed session id (isolated.ErrMalformedID)
+// a usage error whose message starts with prefix; other errors pass.
+func malformedAsUsage(err error, prefix string) error {
+	if errors.Is(err, isolated.ErrMalformedID) {
+		return &UsageError{Msg: prefix + err.Error(), Err: err}
+	}
+	return err
+}
+
+// Usagef formats a UsageError.
+func Usagef(format string, args ...any) error {
+	return &UsageError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// AgentCommand is the program run in each pane.
+func (e Env) AgentCommand() string {
+	if c := e.Getenv("MAS_AGENT_COMMAND"); c != "" {
+		return c
+	}
+	return "clauded"
+}
+
+// UserShell is the user's login shell, which each pane runs first.
+func (e Env) UserShell() string {
+	if s := e.Getenv("SHELL"); s != "" {
+		return s
+	}
+	return "/bin/sh"
+}
+
+// InsideTmux tells whether this process runs in a tmux client.
+func (e Env) InsideTmux() bool { return e.Getenv("TMUX") != "" }
+
+// readyTimeout bounds the wait for agents before their prompts are sent.
+func (e Env) readyTimeout() time.Duration {
+	if s, err := strconv.Atoi(e.Getenv("MAS_READY_TIMEOUT")); err == nil && s > 0 {
+		return time.Duration(s) * time.Second
+	}
+	return 60 * time.Second
+}
+
+// isOn reports whether a yes/no environment variable says yes.
+func isOn(v string) bool {
+	switch strings.ToLower(v) {
+	case "1", "on", "yes", "true":
+		return true
+	}
+	return false
+}

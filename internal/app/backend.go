@@ -1,0 +1,138 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"mas/internal/api"
+	"mas/internal/layout"
+	"mas/internal/roster"
+	"mas/isolated"
+	"mas/legacy"
+)
+
+// Backend serves the HTTP API with the command line's own verbs.
+type Backend struct{ a *App }
+
+// NewBackend returns the API's backend over a.
+func NewBackend(a *App) Backend { return Backend{a} }
+
+func (b Backend) Run(ctx context.Context, r api.RunRequest) (*api.Run, error) {
+	prompts, err := ConfigPrompts(r.Agents)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", api.ErrInvalid, err)
+	}
+	started := b.a.Now().UTC().Format(time.RFC3339)
+	mode := Legacy // the API checked the mode: "", legacy or isolated
+	if r.SessionMode != "" {
+		mode = Mode(r.SessionMode)
+	}
+	s, err := b.a.Start(ctx, Launch{Mode: mode, Config: r.Agents})
+	if errors.Is(err, legacy.ErrRunning) {
+		return nil, fmt.Errorf("%w: session %s already exists", api.ErrConflict, s.Name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	run := &api.Run{SessionMode: string(s.Mode), SessionID: s.ID, TmuxSession: s.Name, Status: "started", StartedAt: started,
+		WorkingDir: s.Dir, UnitDir: s.UnitDir, WorkflowsDir: s.WorkflowsDir}
+	if run.SessionID == "" {
+		run.SessionID = s.Name // a legacy session's id is its name
+	}
+	run.PromptsSent, err = b.a.SendPrompts(ctx, s.Name, prompts)
+	if err != nil {
+		run.Error = err.Error()
+	}
+	return run, nil
+}
+
+func (b Backend) Sessions(ctx context.Context) ([]api.Session, error) {
+	sessions, tmuxErr, err := b.a.Sessions(ctx)
+	if err == nil && tmuxErr != nil {
+		err = tmuxErr
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []api.Session
+	for _, l := range sessions {
+		out = append(out, SessionView(l, false))
+	}
+	return out, nil
+}
+
+// find resolves an id argument of the API.
+func (b Backend) find(ref string) (string, string, error) {
+	root, id, err := b.a.Find(ref, "")
+	switch {
+	case errors.Is(err, isolated.ErrMalformedID):
+		return "", "", fmt.Errorf("%w: %v", api.ErrInvalid, err)
+	case errors.Is(err, isolated.ErrNoSession):
+		return "", "", fmt.Errorf("%w: %v", api.ErrNotFound, err)
+	}
+	return root, id, err
+}
+
+func (b Backend) Session(ctx context.Context, ref string) (*api.Session, error) {
+	root, id, err := b.find(ref)
+	if err != nil {
+		return nil, err
+	}
+	l, err := b.a.Describe(ctx, root, id)
+	if err != nil {
+		return nil, err
+	}
+	s := SessionView(l, true)
+	return &s, nil
+}
+
+func (b Backend) Stop(ctx context.Context, ref string) (*api.Session, error) {
+	root, id, err := b.find(ref)
+	if err != nil {
+		return nil, err
+	}
+	s, err := b.a.stopIsolated(ctx, root, id)
+	if err != nil {
+		return nil, err
+	}
+	return &api.Session{SessionID: s.ID, TmuxSession: s.TmuxName, Status: s.Status}, nil
+}
+
+func (b Backend) Message(ctx context.Context, m api.MessageRequest) (*api.MessageResult, error) {
+	if err := layout.CheckText(m.Message); err != nil {
+		return nil, fmt.Errorf("%w: %v", api.ErrInvalid, err)
+	}
+	ids, unknown := roster.Recipients(m.Target)
+	if len(ids) == 0 || len(unknown) > 0 {
+		return nil, fmt.Errorf("%w: target %q names no agent in %q", api.ErrInvalid, m.Target, unknown)
+	}
+	sel, err := b.a.Select(ctx, m.Session)
+	switch {
+	case errors.Is(err, ErrNotRunning), errors.Is(err, ErrNoSession), errors.Is(err, isolated.ErrNoSession):
+		return nil, fmt.Errorf("%w: %v", api.ErrNotFound, err)
+	case err != nil:
+		return nil, fmt.Errorf("%w: %v", api.ErrConflict, err)
+	}
+	n, failed := b.a.Deliver(ctx, sel, ids, m.Message, m.Execute)
+	res := &api.MessageResult{Status: "acknowledged", Session: sel.Name, Target: m.Target, Sent: n, Total: len(ids)}
+	if n < len(ids) {
+		return nil, fmt.Errorf("%w: message sent to %d/%d agents: %v", api.ErrPartial, n, len(ids), failed)
+	}
+	return res, nil
+}
+
+func (b Backend) Status(ctx context.Context, session string) (any, error) {
+	sel, err := b.a.Select(ctx, session)
+	if errors.Is(err, ErrNotRunning) {
+		return Status{Session: session, Status: "stopped", HTTPServer: b.a.HTTPServer(b.a.Root())}, nil
+	}
+	if errors.Is(err, ErrNoSession) {
+		return Status{Status: "stopped", HTTPServer: b.a.HTTPServer(b.a.Root())}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", api.ErrConflict, err)
+	}
+	return b.a.Status(sel), nil
+}

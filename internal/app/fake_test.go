@@ -1,0 +1,44 @@
+package app
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	"mas/internal/faketmux"
+	"mas/tmux"
+)
+
+// testApp is an App whose tmux is a faketmux.Server, with the given environment
+// (MAS_HTTP=off unless set) and root.
+func testApp(t *testing.T, vars map[string]string) (*App, *faketmux.Server, *tmux.Recorder, *bytes.Buffer) {
+	t.Helper()
+	if vars == nil {
+		vars = map[string]string{}
+	}
+	if _, ok := vars["MAS_ROOT"]; !ok {
+		vars["MAS_ROOT"] = t.TempDir()
+	}
+	if _, ok := vars["MAS_HTTP"]; !ok {
+		vars["MAS_HTTP"] = "off"
+	}
+	f, rec := faketmux.New()
+	var progress bytes.Buffer
+	a := &App{
+		Env:       Env{Getenv: func(k string) string { return vars[k] }, Cwd: vars["MAS_ROOT"]},
+		Tmux:      rec,
+		AnyServer: rec,
+		Now:       func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
+		Progress:  &progress,
+	}
+	return a, f, rec, &progress
+}
+
+// commands returns the tmux commands (first words) of the recorded calls.
+func commands(rec *tmux.Recorder) []string {
+	var out []string
+	for _, c := range rec.Calls() {
+		out = append(out, c[0])
+	}
+	return out
+}

@@ -1,0 +1,160 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"mas/internal/api"
+	"mas/internal/layout"
+	"mas/internal/roster"
+	"mas/internal/safefile"
+)
+
+// Prompt is one text of a config that an agent gets once it is ready.
+type Prompt struct {
+	Agent, Text string
+}
+
+type agentPrompt struct {
+	ID     string `json:"id"`
+	Prompt string `json:"prompt"`
+}
+
+type unitPrompts struct {
+	Manager *agentPrompt  `json:"manager"`
+	Workers []agentPrompt `json:"workers"`
+}
+
+type teamPrompts struct {
+	MetaManager *agentPrompt  `json:"metaManager"`
+	Units       []unitPrompts `json:"units"`
+}
+
+// ConfigPrompts reads the prompts of a --config file in either shape: the
+// examples' {"agents": {"metaManager": …}, "units": […]} and the
+// {"metaManager": …, "units": […]} that POST /runs writes (bug #22: the
+// original dropped the meta manager's prompt of the second shape). Every
+// id must be an agent's; prompts without text are skipped.
+func ConfigPrompts(data []byte) ([]Prompt, error) {
+	var c struct {
+		teamPrompts
+		Agents *teamPrompts `json:"agents"`
+	}
+	if err := json.Unmarshal(data, &c); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	meta, units := c.MetaManager, c.Units
+	if c.Agents != nil {
+		if meta == nil {
+			meta = c.Agents.MetaManager
+		}
+		if len(units) == 0 {
+			units = c.Agents.Units
+		}
+	}
+	var out []Prompt
+	add := func(p *agentPrompt, defaultID string) error {
+		if p == nil || strings.TrimSpace(p.Prompt) == "" {
+			return nil
+		}
+		id := p.ID
+		if id == "" {
+			id = defaultID
+		}
+		if _, ok := roster.Lookup(id); !ok {
+			return fmt.Errorf("config: no agent has id %q", id)
+		}
+		if err := layout.CheckText(p.Prompt); err != nil {
+			return fmt.Errorf("config: prompt of agent %s: %w", id, err)
+		}
+		out = append(out, Prompt{Agent: id, Text: p.Prompt})
+		return nil
+	}
+	if err := add(meta, "00"); err != nil {
+		return nil, err
+	}
+	for _, u := range units {
+		if err := add(u.Manager, ""); err != nil {
+			return nil, err
+		}
+		for _, w := range u.Workers {
+			if err := add(&w, ""); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// maxConfigSize caps a --config file: the same agents and prompts sent to
+// the API are capped there as a request body.
+const maxConfigSize = api.MaxBody
+
+// ReadConfig reads and checks a --config file. The user named it, so a
+// link is followed, but it must lead to a regular file of at most
+// maxConfigSize bytes: a FIFO or a device is refused at once, never waited
+// on or read without end.
+func ReadConfig(path string) ([]byte, []Prompt, error) {
+	data, err := safefile.ReadFileFollow(path, maxConfigSize)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read config: %w", err)
+	}
+	if !json.Valid(data) {
+		return nil, nil, fmt.Errorf("read config: %s is not valid JSON", path)
+	}
+	prompts, err := ConfigPrompts(data)
+	return data, prompts, err
+}
+
+// SendPrompts types each prompt into its agent, with Enter, as soon as
+// that agent's program (not the shell) is in the foreground of its pane,
+// and returns how many it sent.
+func (a *App) SendPrompts(ctx context.Context, session string, prompts []Prompt) (int, error) {
+	sent := 0
+	deadline := a.Now().Add(a.readyTimeout())
+	pending := slices.Clone(prompts)
+	for len(pending) > 0 {
+		snapshot, err := layout.Snapshot(ctx, a.Tmux)
+		if err != nil {
+			return sent, err
+		}
+		byAgent := layout.AgentPanes(layout.Of(snapshot, session))
+		var waiting []Prompt
+		for _, p := range pending {
+			pane, ok := byAgent[p.Agent]
+			if !ok {
+				return sent, fmt.Errorf("prompt for agent %s: no pane in %s", p.Agent, session)
+			}
+			if !layout.AgentRunning(pane, a.UserShell()) {
+				waiting = append(waiting, p)
+				continue
+			}
+			if _, err := layout.Send(ctx, a.Tmux, []string{pane.ID}, p.Text, true); err != nil {
+				return sent, fmt.Errorf("prompt for agent %s: %w", p.Agent, err)
+			}
+			sent++
+			fmt.Fprintf(a.Progress, "[INFO] Prompt sent to agent %s\n", p.Agent)
+		}
+		pending = waiting
+		if len(pending) == 0 {
+			break
+		}
+		if a.Now().After(deadline) {
+			var ids []string
+			for _, p := range pending {
+				ids = append(ids, p.Agent)
+			}
+			return sent, fmt.Errorf("agents %s not ready after %s; their prompts were not sent", strings.Join(ids, ", "), a.readyTimeout())
+		}
+		select {
+		case <-ctx.Done():
+			return sent, context.Cause(ctx)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	return sent, nil
+}

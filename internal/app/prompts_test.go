@@ -1,0 +1,35 @@
+package app
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestConfigPrompts(t *testing.T) {
+	tests := []struct {
+		json string
+		want string
+		err  string
+		why  string
+	}{
+		{`{"agents": {"metaManager": {"prompt": "m"}}, "units": [{"manager": {"id": "10", "prompt": "a"}, "workers": [{"id": "11", "prompt": "b"}, {"id": "12", "prompt": ""}]}]}`,
+			"00:m 10:a 11:b", "", "examples/simple-session.json shape; empty prompts skipped"},
+		{`{"metaManager": {"id": "00", "prompt": "m"}, "units": [{"unitId": 1, "manager": {"id": "20", "prompt": "a"}}]}`,
+			"00:m 20:a", "", "bug #22: the POST /runs shape keeps the meta prompt"},
+		{`{"agents": {"metaManager": {"prompt": "m"}, "units": [{"manager": {"id": "30", "prompt": "c"}}]}}`,
+			"00:m 30:c", "", "the whole /runs body of 33f2c19"},
+		{`{"units": [{"manager": {"id": "01", "prompt": "x"}}]}`, "", `config: no agent has id "01"`, "ids are checked"},
+		{`{"units": {"x": 1}}`, "", "config: json", "wrong types are errors"},
+		{`{}`, "", "", "no prompts"},
+	}
+	for _, tt := range tests {
+		ps, err := ConfigPrompts([]byte(tt.json))
+		var got []string
+		for _, p := range ps {
+			got = append(got, p.Agent+":"+p.Text)
+		}
+		if strings.Join(got, " ") != tt.want || (err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("%s: got %v, %v; want %q, %q", tt.why, got, err, tt.want, tt.err)
+		}
+	}
+}

@@ -1,0 +1,112 @@
+package app
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestHoldPidFileHelper is not a test: run by TestServerIdentityIsTheLock
+// as another process, it holds the lock of $MAS_TEST_PIDFILE the way
+// "serve" does, says so on stdout and waits to be killed.
+func TestHoldPidFileHelper(t *testing.T) {
+	path := os.Getenv("MAS_TEST_PIDFILE")
+	if path == "" {
+		t.Skip("helper process only")
+	}
+	if _, err := lockPidFile(path); err != nil {
+		t.Fatal(err)
+	}
+	os.Stdout.WriteString("locked\n")
+	time.Sleep(time.Minute)
+}
+
+func TestServerIdentityIsTheLock(t *testing.T) {
+	root := t.TempDir()
+	path := pidFile(root)
+
+	// bug: a pid file naming a live process that is not the server (this
+	// test, whose command line could say anything) was trusted.
+	os.WriteFile(path, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644)
+	if h := (&App{}).HTTPServer(root); h.Running {
+		t.Fatalf("unlocked pid file naming a live process: %+v, want not running", h)
+	}
+
+	helper := holdPidFileElsewhere(t, path)
+	// The file still names this test's pid; the kernel names the holder.
+	if h := (&App{}).HTTPServer(root); !h.Running || h.PID != helper.Process.Pid {
+		t.Fatalf("locked by pid %d: %+v", helper.Process.Pid, h)
+	}
+	removeStalePidFile(root)
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("a held pid file was removed: %v", err)
+	}
+	// Asking twice (open, query, close) does not disturb the holder.
+	if h := (&App{}).HTTPServer(root); h.PID != helper.Process.Pid {
+		t.Fatalf("second probe: %+v", h)
+	}
+
+	helper.Process.Kill()
+	helper.Wait()
+	if h := (&App{}).HTTPServer(root); h.Running {
+		t.Fatalf("holder killed: %+v, want not running", h)
+	}
+	removeStalePidFile(root)
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("stale pid file kept: %v", err)
+	}
+}
+
+// TestOwnPidFileIsNeverReopened: in the server itself, status must not
+// open its own pid file, since closing that descriptor would drop the lock.
+func TestOwnPidFileIsNeverReopened(t *testing.T) {
+	root := t.TempDir()
+	f, err := lockPidFile(pidFile(root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &App{held: &heldPidFile{file: f}}
+	t.Cleanup(func() { f.Close() })
+	if h := a.HTTPServer(root); !h.Running || h.PID != os.Getpid() {
+		t.Fatalf("own server: %+v", h)
+	}
+	// Another process still sees the lock after the probe.
+	probe := exec.Command(os.Args[0], "-test.run=^TestProbeHelper$")
+	probe.Env = append(os.Environ(), "MAS_TEST_ROOT="+root)
+	out, err := probe.CombinedOutput()
+	if f := strings.Fields(string(out)); err != nil || len(f) == 0 || f[0] != strconv.Itoa(os.Getpid()) {
+		t.Fatalf("other process sees %q, %v; want pid %d", out, err, os.Getpid())
+	}
+}
+
+// TestProbeHelper is not a test: it prints the pid HTTPServer sees for
+// $MAS_TEST_ROOT.
+func TestProbeHelper(t *testing.T) {
+	root := os.Getenv("MAS_TEST_ROOT")
+	if root == "" {
+		t.Skip("helper process only")
+	}
+	os.Stdout.WriteString(strconv.Itoa((&App{}).HTTPServer(root).PID) + "\n")
+}
+
+// holdPidFileElsewhere starts TestHoldPidFileHelper as another process
+// holding the lock of path, and returns once it holds it; the process is
+// killed when the test ends.
+func holdPidFileElsewhere(t *testing.T, path string) *exec.Cmd {
+	t.Helper()
+	helper := exec.Command(os.Args[0], "-test.run=^TestHoldPidFileHelper$")
+	helper.Env = append(os.Environ(), "MAS_TEST_PIDFILE="+path)
+	out, _ := helper.StdoutPipe()
+	if err := helper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { helper.Process.Kill(); helper.Wait() })
+	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "locked\n" {
+		t.Fatalf("helper: %q, %v", line, err)
+	}
+	return helper
+}

@@ -1,0 +1,57 @@
+package app
+
+import (
+	"context"
+
+	"mas/internal/api"
+	"mas/internal/roster"
+	"mas/isolated"
+)
+
+// Find resolves an isolated session's id, its prefix or its tmux name
+// under the root. A malformed one is a usage error whose message starts
+// with prefix, and is isolated.ErrMalformedID.
+func (a *App) Find(ref, prefix string) (root, id string, err error) {
+	root = a.Root()
+	id, err = isolated.Find(root, ref)
+	return root, id, malformedAsUsage(err, prefix)
+}
+
+// Sessions lists every isolated session of the root, checked against tmux;
+// tmuxErr says that the statuses could not be checked.
+func (a *App) Sessions(ctx context.Context) (sessions []isolated.Listed, tmuxErr, err error) {
+	return isolated.List(ctx, a.Tmux, a.Root())
+}
+
+// Describe describes one isolated session; tmuxErr says that its status
+// could not be checked.
+func (a *App) Describe(ctx context.Context, root, id string) (l isolated.Listed, tmuxErr error) {
+	return isolated.Describe(ctx, a.Tmux, root, id)
+}
+
+// Prune removes what interrupted creations left and returns their ids.
+func (a *App) Prune(ctx context.Context) ([]string, error) {
+	return isolated.Prune(ctx, a.Tmux, a.Root(), a.Now(), a.Progress)
+}
+
+// SessionView is a session as session list, session show and the HTTP
+// API show it; detail adds paths, units, config, logs and metadata.
+func SessionView(l isolated.Listed, detail bool) api.Session {
+	j := api.Session{SessionID: l.ID, TmuxSession: l.TmuxName, Status: l.Status, Error: l.Error,
+		CreatedAt: l.CreatedAt, WorkingDir: l.Dir, Mode: l.Mode}
+	if !detail {
+		return j
+	}
+	j.UnitDir, j.WorkflowsDir = l.UnitDir, l.WorkflowsDir
+	if l.Error == "" {
+		config, logs := l.Files()
+		if config != "" {
+			j.Config = &config
+		}
+		j.Logs = logs
+		md := api.Metadata(l.Metadata())
+		j.Metadata = &md
+		j.Units = roster.IDs()
+	}
+	return j
+}

@@ -1,0 +1,143 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"mas/internal/layout"
+	"mas/isolated"
+	"mas/legacy"
+)
+
+// Launch is what a start asks for.
+type Launch struct {
+	Mode     Mode
+	ID       string // isolated: the id to give the session, "" for a new one
+	Config   []byte // isolated: the --config content the session keeps, nil for none
+	SkipInit bool   // legacy: do not fill a missing unit directory from the templates
+}
+
+// Launched is the session a start made (or, with legacy.ErrRunning, found).
+type Launched struct {
+	Mode         Mode
+	ID           string // the isolated session's id; "" for a legacy session
+	Name         string // tmux session
+	Root         string // $ROOT, whose HTTP server serves it
+	Dir          string // workspace: the session directory, or $ROOT for legacy
+	UnitDir      string
+	WorkflowsDir string
+}
+
+// AttachHint is the command that attaches to the session.
+func (l *Launched) AttachHint() string {
+	if l.ID != "" {
+		return "mas session attach " + l.ID[:8]
+	}
+	return "mas attach"
+}
+
+// Failed says that a start in mode m failed because of err.
+func (m Mode) Failed(err error) error {
+	if m == Isolated {
+		return fmt.Errorf("cannot create session: %w", err)
+	}
+	return fmt.Errorf("cannot start session: %w", err)
+}
+
+// Start starts a session in the mode l asks for. A legacy session that
+// already runs comes back with legacy.ErrRunning.
+func (a *App) Start(ctx context.Context, l Launch) (*Launched, error) {
+	if l.Mode == Isolated {
+		s, err := a.createIsolated(ctx, l.ID, l.Config)
+		if err != nil {
+			return nil, err
+		}
+		return &Launched{Mode: Isolated, ID: s.ID, Name: s.TmuxName, Root: s.Root, Dir: s.Dir,
+			UnitDir: s.UnitDir, WorkflowsDir: s.WorkflowsDir}, nil
+	}
+	s, err := a.createLegacy(ctx, l.SkipInit)
+	if s == nil {
+		return nil, err
+	}
+	return &Launched{Mode: Legacy, Name: s.Name, Root: s.Root, Dir: s.Root,
+		UnitDir: s.UnitDir, WorkflowsDir: s.WorkflowsDir}, err
+}
+
+// createIsolated creates an isolated session with the given id ("" for a
+// new one) and config content (nil for none). A malformed id is a usage
+// error.
+func (a *App) createIsolated(ctx context.Context, id string, config []byte) (*isolated.Session, error) {
+	s, err := isolated.Create(ctx, isolated.CreateOptions{
+		Root:     a.Root(),
+		ID:       id,
+		Config:   config,
+		Command:  a.AgentCommand(),
+		Shell:    a.UserShell(),
+		PaneLogs: isOn(a.Getenv("MAS_PANE_LOGS")),
+		Tmux:     a.Tmux,
+		Progress: a.Progress,
+		Now:      a.Now,
+	})
+	if err != nil {
+		if errors.Is(err, isolated.ErrMalformedID) {
+			return nil, malformedAsUsage(err, "")
+		}
+		return nil, Isolated.Failed(err)
+	}
+	return s, nil
+}
+
+// createLegacy starts the legacy session of the project around the working
+// directory; legacy.ErrRunning comes back with the running session.
+func (a *App) createLegacy(ctx context.Context, skipInit bool) (*legacy.Session, error) {
+	project, _, err := legacy.FindProject(a.Cwd)
+	if err != nil {
+		return nil, err
+	}
+	s, err := legacy.Create(ctx, legacy.CreateOptions{
+		Root:     a.Root(),
+		Project:  project.Name,
+		SkipInit: skipInit,
+		Command:  a.AgentCommand(),
+		Shell:    a.UserShell(),
+		Tmux:     a.Tmux,
+		Progress: a.Progress,
+		Now:      a.Now,
+	})
+	if err != nil && !errors.Is(err, legacy.ErrRunning) {
+		return nil, Legacy.Failed(err)
+	}
+	return s, err
+}
+
+// Started finishes a start: it sends the config's prompts to the session's
+// agents once they are ready, then starts the root's HTTP server.
+func (a *App) Started(ctx context.Context, l *Launched, prompts []Prompt) error {
+	if _, err := a.SendPrompts(ctx, l.Name, prompts); err != nil {
+		return fmt.Errorf("session %s started, but: %w", l.Name, err)
+	}
+	a.StartHTTP(l.Root)
+	return nil
+}
+
+// Show shows the tmux session name (window "" for the current one) on this
+// process's terminal: attach, or switch the client inside tmux.
+func (a *App) Show(ctx context.Context, name, window string) error {
+	return layout.Attach(ctx, a.Tmux, name, window, a.InsideTmux())
+}
+
+// Attach is Show for a session that must be running.
+func (a *App) Attach(ctx context.Context, name, window string) error {
+	alive, err := layout.Exists(ctx, a.Tmux, name)
+	if err != nil {
+		return err
+	}
+	if !alive {
+		return fmt.Errorf("tmux session %s is not running", name)
+	}
+	return a.Show(ctx, name, window)
+}
+
+// Init makes the working directory a MAS project named name.
+func (a *App) Init(name string) error { return legacy.Init(a.Cwd, name) }

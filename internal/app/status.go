@@ -1,0 +1,78 @@
+package app
+
+import (
+	"time"
+
+	"mas/internal/layout"
+	"mas/internal/roster"
+)
+
+// AgentStatus is one agent of a status report.
+type AgentStatus struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Status string `json:"status"` // running, stopped or missing
+	Window string `json:"window"`
+	Pane   string `json:"pane,omitempty"`
+}
+
+// WindowStatus is one window of a status report.
+type WindowStatus struct {
+	Name  string `json:"name"`
+	Panes int    `json:"panes"`
+}
+
+// HTTPStatus tells whether the root's background server runs.
+type HTTPStatus struct {
+	Running bool `json:"running"`
+	PID     int  `json:"pid,omitempty"`
+}
+
+// Status is a session's status, as status --json and GET /status show it.
+type Status struct {
+	Session    string         `json:"session"`
+	Status     string         `json:"status"` // running, partial or stopped
+	HTTPServer HTTPStatus     `json:"httpServer"`
+	StartedAt  string         `json:"startedAt,omitempty"`
+	Workspace  string         `json:"workspace,omitempty"`
+	Windows    []WindowStatus `json:"windows,omitempty"`
+	Agents     []AgentStatus  `json:"agents,omitempty"`
+}
+
+// Status describes the selected session from the panes its selection
+// already listed: no further tmux call.
+func (a *App) Status(sel Selected) Status {
+	st := Status{Session: sel.Name, HTTPServer: a.HTTPServer(sel.Root), Workspace: sel.Root}
+	if sel.Iso != nil {
+		st.Workspace = sel.Iso.Dir
+	}
+	byAgent := layout.AgentPanes(sel.Panes)
+	for _, ag := range roster.All() {
+		as := AgentStatus{ID: ag.ID, Name: ag.Name, Status: "missing", Window: ag.Window}
+		if p, ok := byAgent[ag.ID]; ok {
+			as.Pane, as.Status = p.ID, "stopped"
+			if layout.AgentRunning(p, a.UserShell()) {
+				as.Status = "running"
+			}
+		}
+		st.Agents = append(st.Agents, as)
+	}
+	switch n := len(byAgent); {
+	case n == len(st.Agents):
+		st.Status = "running"
+	case n > 0:
+		st.Status = "partial"
+	default:
+		st.Status = "stopped"
+	}
+	if len(sel.Panes) > 0 {
+		st.StartedAt = sel.Panes[0].Created.Format(time.DateTime)
+	}
+	for _, p := range sel.Panes {
+		if n := len(st.Windows); n == 0 || st.Windows[n-1].Name != p.Window {
+			st.Windows = append(st.Windows, WindowStatus{Name: p.Window})
+		}
+		st.Windows[len(st.Windows)-1].Panes++
+	}
+	return st
+}

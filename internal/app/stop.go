@@ -1,0 +1,52 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"mas/isolated"
+	"mas/legacy"
+)
+
+// Stop stops the selected session in its mode, then the root's background
+// HTTP server once no session of the root runs.
+func (a *App) Stop(ctx context.Context, sel Selected) error {
+	var err error
+	if sel.Iso != nil {
+		_, err = a.stopIsolated(ctx, sel.Root, sel.Iso.ID)
+	} else {
+		err = legacy.Stop(ctx, a.Tmux, sel.Root, sel.Name)
+	}
+	if unrecorded := (*isolated.RecordError)(nil); errors.As(err, &unrecorded) {
+		// Its tmux session is gone: the server may be idle all the same.
+		a.StopHTTPIfIdle(ctx, sel.Root)
+		return err
+	}
+	if err != nil {
+		return fmt.Errorf("cannot stop session %s: %w", sel.Name, err)
+	}
+	fmt.Fprintf(a.Progress, "[INFO] Stopped session %s\n", sel.Name)
+	a.StopHTTPIfIdle(ctx, sel.Root)
+	return nil
+}
+
+// StopSession stops the isolated session id of root, keeping its files,
+// then the root's background HTTP server once idle.
+func (a *App) StopSession(ctx context.Context, root, id string) error {
+	s, err := a.stopIsolated(ctx, root, id)
+	if unrecorded := (*isolated.RecordError)(nil); errors.As(err, &unrecorded) {
+		a.StopHTTPIfIdle(ctx, root)
+		return err
+	}
+	if err != nil {
+		return fmt.Errorf("cannot stop session %s: %w", id, err)
+	}
+	fmt.Fprintf(a.Progress, "[INFO] Stopped %s; its files stay in %s\n", s.TmuxName, s.Dir)
+	a.StopHTTPIfIdle(ctx, root)
+	return nil
+}
+
+func (a *App) stopIsolated(ctx context.Context, root, id string) (*isolated.Session, error) {
+	return isolated.Stop(ctx, a.Tmux, root, id, a.Now(), a.Progress)
+}

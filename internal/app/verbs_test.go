@@ -1,0 +1,284 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"mas/internal/api"
+	"mas/isolated"
+	"mas/legacy"
+)
+
+func TestSelect(t *testing.T) {
+	tests := []struct {
+		running []string
+		vars    map[string]string
+		hint    string
+		file    string // .mas_session content
+		want    string // the session picked, or "" for an error
+		err     string // part of the error
+		why     string
+	}{
+		{nil, nil, "", "", "", ErrNoSession.Error(), "no server: no session, said so"},
+		{[]string{"other"}, nil, "", "", "", ErrNoSession.Error(), "a session not named mas-* is not ours"},
+		{[]string{"mas-a"}, nil, "", "", "mas-a", "", "the only mas session"},
+		{[]string{"mas-a", "mas-b"}, nil, "", "", "", "several mas sessions are running (mas-a, mas-b)", "never a silent pick"},
+		{[]string{"mas-a", "mas-b"}, map[string]string{"MAS_SESSION_NAME": "mas-b"}, "", "", "mas-b", "", "MAS_SESSION_NAME picks"},
+		{[]string{"mas-a"}, map[string]string{"MAS_SESSION_NAME": "gone"}, "", "", "", "MAS_SESSION_NAME: tmux session gone is not running", "a name that does not run is an error"},
+		{[]string{"mas-a"}, map[string]string{"MAS_SESSION_ID": "nope"}, "", "", "", "MAS_SESSION_ID: malformed session id", "a malformed id is named"},
+		{[]string{"mas-a", "mas-b"}, nil, "mas-b", "SESSION_NAME=mas-a\n", "", "mas-b is not a session of", "attack: a hint never names another root's or a stranger's tmux session"},
+		{[]string{"mas-a", "mas-b"}, nil, "mas-b", "SESSION_NAME=mas-b\n", "mas-b", "", "a hint naming the root's legacy session wins"},
+		{[]string{"mas-a"}, nil, "mas-tmux", "", "", "no running session mas-tmux", "a hint that does not run"},
+		{[]string{"mas-a", "mas-b"}, map[string]string{"TMUX": "/tmp/s,1,1"}, "", "", "mas-b", "", "the current tmux session ($1)"},
+		{[]string{"mas-a", "mas-b"}, nil, "", "SESSION_NAME=mas-b\n", "mas-b", "", "the project's .mas_session"},
+		{[]string{"mas-a", "mas-b"}, nil, "", "SESSION_NAME='broken\n", "", "project session file", "a broken .mas_session is reported, not skipped"},
+	}
+	for _, tt := range tests {
+		a, f, _, _ := testApp(t, tt.vars)
+		f.Add(tt.running...)
+		if tt.file != "" {
+			os.WriteFile(filepath.Join(a.Root(), ".mas_session"), []byte(tt.file), 0o644)
+		}
+		sel, err := a.Select(context.Background(), tt.hint)
+		switch {
+		case tt.want != "" && (err != nil || sel.Name != tt.want):
+			t.Errorf("%s: got %q, %v; want %q", tt.why, sel.Name, err, tt.want)
+		case tt.want == "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+			t.Errorf("%s: got %q, %v; want an error with %q", tt.why, sel.Name, err, tt.err)
+		}
+	}
+}
+
+func TestMalformedIDIsAUsageError(t *testing.T) {
+	a, _, _, _ := testApp(t, map[string]string{"MAS_SESSION_ID": "nope"})
+	var usage *UsageError
+	if _, err := a.Select(context.Background(), ""); !errors.As(err, &usage) || !errors.Is(err, isolated.ErrMalformedID) {
+		t.Errorf("Select: %v, want a usage error that is isolated.ErrMalformedID", err)
+	}
+	if _, _, err := a.Find("nope", "env: "); !errors.As(err, &usage) || !strings.HasPrefix(err.Error(), "env: malformed session id") {
+		t.Errorf("Find: %v", err)
+	}
+	if _, err := a.Start(context.Background(), Launch{Mode: Isolated, ID: "nope"}); !errors.As(err, &usage) {
+		t.Errorf("Start: %v, want a usage error", err)
+	}
+}
+
+func TestStatus(t *testing.T) {
+	tests := []struct {
+		idle  bool
+		agent string // status of each agent
+		want  string
+	}{
+		{false, "running", "running"},
+		{true, "stopped", "running"}, // every pane is there; the agents are not in front
+	}
+	for _, tt := range tests {
+		a, f, _, _ := testApp(t, nil)
+		f.Add("mas-a")
+		f.SetIdle("mas-a", tt.idle)
+		sel, err := a.Select(context.Background(), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := a.Status(sel)
+		if st.Status != tt.want || len(st.Agents) != 13 || st.Agents[0].Status != tt.agent || len(st.Windows) != 4 || st.Windows[1].Panes != 4 {
+			t.Errorf("idle %v: %+v", tt.idle, st)
+		}
+		if st.HTTPServer.Running || st.Workspace != a.Root() {
+			t.Errorf("idle %v: http %+v, workspace %q", tt.idle, st.HTTPServer, st.Workspace)
+		}
+	}
+	a, _, _, _ := testApp(t, nil)
+	if st := a.Status(Selected{Name: "none"}); st.Status != "stopped" || st.Agents[0].Status != "missing" {
+		t.Errorf("no panes: %+v", st)
+	}
+}
+
+func TestDeliver(t *testing.T) {
+	a, f, rec, _ := testApp(t, nil)
+	f.Add("mas-a")
+	sel, _ := a.Select(context.Background(), "")
+	sel.Panes = sel.Panes[:12] // agent 33's pane is gone
+	n, failed := a.Deliver(context.Background(), sel, []string{"00", "33"}, "hi", true)
+	if n != 1 || len(failed) != 1 || failed[0] != "agent 33 has no pane in mas-a" {
+		t.Errorf("sent %d, failed %q", n, failed)
+	}
+	last := rec.Calls()[len(rec.Calls())-1]
+	if !strings.Contains(strings.Join(last, " "), "%000") {
+		t.Errorf("last call %q does not name agent 00's pane", last)
+	}
+}
+
+func TestStartStopLegacy(t *testing.T) {
+	a, f, rec, progress := testApp(t, nil)
+	if err := a.Init("demo"); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	s, err := a.Start(ctx, Launch{Mode: Legacy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Name != legacy.SessionName("demo") || s.ID != "" || s.Dir != a.Root() || s.AttachHint() != "mas attach" || !f.Has(s.Name) {
+		t.Fatalf("launched %+v", s)
+	}
+	if name, err := legacy.RunningName(a.Root()); err != nil || name != s.Name {
+		t.Fatalf(".mas_session names %q, %v", name, err)
+	}
+	if again, err := a.Start(ctx, Launch{Mode: Legacy}); !errors.Is(err, legacy.ErrRunning) || again.Name != s.Name {
+		t.Fatalf("second start: %+v, %v; want legacy.ErrRunning with the running session", again, err)
+	}
+	if err := a.Started(ctx, s, nil); err != nil {
+		t.Fatal(err)
+	}
+	sel, err := a.Select(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Stop(ctx, sel); err != nil {
+		t.Fatal(err)
+	}
+	if f.Has(s.Name) || !strings.Contains(progress.String(), "[INFO] Stopped session "+s.Name+"\n") {
+		t.Errorf("after stop: running %v, progress %q", f.Has(s.Name), progress)
+	}
+	if _, err := os.Stat(legacy.SessionFile(a.Root())); !os.IsNotExist(err) {
+		t.Errorf(".mas_session kept: %v", err)
+	}
+	if cmds := commands(rec); cmds[len(cmds)-1] != "kill-session" {
+		t.Errorf("last tmux command %q, want kill-session", cmds[len(cmds)-1])
+	}
+}
+
+func TestStartStopIsolated(t *testing.T) {
+	a, f, _, progress := testApp(t, nil)
+	ctx := context.Background()
+	s, err := a.Start(ctx, Launch{Mode: Isolated, Config: []byte(`{}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ID == "" || s.Name != isolated.TmuxName(s.ID) || !f.Has(s.Name) || s.AttachHint() != "mas session attach "+s.ID[:8] {
+		t.Fatalf("launched %+v", s)
+	}
+	root, id, err := a.Find(s.ID[:8], "")
+	if err != nil || id != s.ID || root != a.Root() {
+		t.Fatalf("Find: %q %q %v", root, id, err)
+	}
+	sessions, _, err := a.Sessions(ctx)
+	if err != nil || len(sessions) != 1 || sessions[0].ID != s.ID {
+		t.Fatalf("Sessions: %+v, %v", sessions, err)
+	}
+	l, _ := a.Describe(ctx, root, id)
+	if v := SessionView(l, true); v.SessionID != s.ID || len(v.Units) != 13 || v.Config == nil || v.Metadata == nil {
+		t.Errorf("view %+v", v)
+	}
+	sel, err := a.Select(ctx, s.ID)
+	if err != nil || sel.Iso == nil || sel.Iso.ID != s.ID {
+		t.Fatalf("Select by id: %+v, %v", sel, err)
+	}
+	if err := a.StopSession(ctx, root, id); err != nil {
+		t.Fatal(err)
+	}
+	if f.Has(s.Name) || !strings.Contains(progress.String(), "[INFO] Stopped "+s.Name+"; its files stay in "+s.Dir) {
+		t.Errorf("after stop: running %v, progress %q", f.Has(s.Name), progress)
+	}
+	if removed, err := a.Prune(ctx); err != nil || len(removed) != 0 {
+		t.Errorf("prune: %q, %v; a stopped session is no half-made one", removed, err)
+	}
+}
+
+func TestSendPrompts(t *testing.T) {
+	a, f, _, progress := testApp(t, map[string]string{"MAS_READY_TIMEOUT": "1"})
+	a.Now = time.Now
+	f.Add("mas-a", "mas-b")
+	f.SetIdle("mas-b", true)
+	ctx := context.Background()
+	prompts := []Prompt{{Agent: "00", Text: "hello"}, {Agent: "21", Text: "build"}}
+	if n, err := a.SendPrompts(ctx, "mas-a", prompts); n != 2 || err != nil {
+		t.Errorf("ready agents: sent %d, %v", n, err)
+	}
+	if !strings.Contains(progress.String(), "[INFO] Prompt sent to agent 21\n") {
+		t.Errorf("progress %q", progress)
+	}
+	n, err := a.SendPrompts(ctx, "mas-b", prompts)
+	if n != 0 || err == nil || err.Error() != "agents 00, 21 not ready after 1s; their prompts were not sent" {
+		t.Errorf("idle agents: sent %d, %v", n, err)
+	}
+	if _, err := a.SendPrompts(ctx, "mas-x", prompts); err == nil || err.Error() != "prompt for agent 00: no pane in mas-x" {
+		t.Errorf("no session: %v", err)
+	}
+	cancelled, cancel := context.WithCancelCause(ctx)
+	cancel(errors.New("stop now"))
+	if _, err := a.SendPrompts(cancelled, "mas-b", prompts); err == nil || err.Error() != "stop now" {
+		t.Errorf("cancelled: %v", err)
+	}
+}
+
+func TestBackend(t *testing.T) {
+	a, f, _, _ := testApp(t, nil)
+	b := NewBackend(a)
+	ctx := context.Background()
+	run, err := b.Run(ctx, api.RunRequest{SessionMode: "isolated", Agents: json.RawMessage(`{"metaManager": {"prompt": "go"}}`)})
+	if err != nil || run.SessionMode != "isolated" || run.PromptsSent != 1 || !f.Has(run.TmuxSession) {
+		t.Fatalf("run: %+v, %v", run, err)
+	}
+	if _, err := b.Run(ctx, api.RunRequest{Agents: json.RawMessage(`{"units": [{"manager": {"id": "01", "prompt": "x"}}]}`)}); !errors.Is(err, api.ErrInvalid) {
+		t.Errorf("bad agent: %v, want api.ErrInvalid", err)
+	}
+	list, err := b.Sessions(ctx)
+	if err != nil || len(list) != 1 || list[0].SessionID != run.SessionID {
+		t.Errorf("sessions: %+v, %v", list, err)
+	}
+	if s, err := b.Session(ctx, run.SessionID[:8]); err != nil || s.TmuxSession != run.TmuxSession {
+		t.Errorf("session: %+v, %v", s, err)
+	}
+	for ref, want := range map[string]error{"nope": api.ErrInvalid, "0123abcd": api.ErrNotFound} {
+		if _, err := b.Session(ctx, ref); !errors.Is(err, want) {
+			t.Errorf("session %q: %v, want %v", ref, err, want)
+		}
+	}
+	res, err := b.Message(ctx, api.MessageRequest{Target: "design", Message: "hi", Session: run.TmuxSession})
+	if err != nil || res.Sent != 4 || res.Total != 4 {
+		t.Errorf("message: %+v, %v", res, err)
+	}
+	if _, err := b.Message(ctx, api.MessageRequest{Target: "nobody", Message: "hi"}); !errors.Is(err, api.ErrInvalid) {
+		t.Errorf("unknown target: %v", err)
+	}
+	if _, err := b.Message(ctx, api.MessageRequest{Target: "00", Message: "hi", Session: "mas-gone"}); !errors.Is(err, api.ErrNotFound) {
+		t.Errorf("session not running: %v", err)
+	}
+	if st, err := b.Status(ctx, run.TmuxSession); err != nil || st.(Status).Status != "running" {
+		t.Errorf("status: %+v, %v", st, err)
+	}
+	if st, err := b.Status(ctx, "mas-gone"); err != nil || st.(Status).Status != "stopped" {
+		t.Errorf("status of a stopped session: %+v, %v", st, err)
+	}
+	stopped, err := b.Stop(ctx, run.SessionID)
+	if err != nil || stopped.Status != "stopped" || f.Has(run.TmuxSession) {
+		t.Errorf("stop: %+v, %v", stopped, err)
+	}
+	if st, err := b.Status(ctx, ""); err != nil || st.(Status).Status != "stopped" {
+		t.Errorf("status with no session: %+v, %v", st, err)
+	}
+}
+
+func TestHTTPAddr(t *testing.T) {
+	tests := []struct {
+		flag, host, port, want string
+	}{
+		{"", "", "", "127.0.0.1:8765"},
+		{"", "::1", "9000", "[::1]:9000"},
+		{"0.0.0.0:1", "x", "2", "0.0.0.0:1"},
+	}
+	for _, tt := range tests {
+		vars := map[string]string{"MAS_HTTP_HOST": tt.host, "MAS_HTTP_PORT": tt.port}
+		if got := (Env{Getenv: func(k string) string { return vars[k] }}).HTTPAddr(tt.flag); got != tt.want {
+			t.Errorf("HTTPAddr(%q) with %v = %q, want %q", tt.flag, vars, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,26 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	ucli "github.com/urfave/cli/v2"
+)
+
+// attachCommand attaches to the selected session.
+func (a *App) attachCommand(ctx context.Context, cc *ucli.Context) error {
+	sel, err := a.app.Select(ctx, "")
+	if err != nil {
+		return err
+	}
+	return a.attach(ctx, sel.Name, cc.String("window"))
+}
+
+// attach shows a tmux session on this terminal, or says how when there is
+// no terminal to show it on.
+func (a *App) attach(ctx context.Context, name, window string) error {
+	if !a.e.StdinTTY || !a.e.StdoutTTY {
+		return fmt.Errorf("not a terminal: attach from one with: tmux attach -t %s", name)
+	}
+	return a.app.Attach(ctx, name, window)
+}

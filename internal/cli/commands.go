@@ -1,0 +1,73 @@
+package cli
+
+// commands is the whole command line of mas, in the order help shows it.
+func (a *App) commands() []*command {
+	return []*command{
+		{name: "init", usage: "Create unit/, workflows/ and .masrc here, the units filled from the templates",
+			flags:  []flagSpec{{long: "name", value: "NAME", usage: "project name (asked on a terminal when missing)"}},
+			action: a.initProject},
+		{name: "start", usage: "Start the 13 agents; MAS_SESSION_MODE=isolated (or MAS_SESSION_ID alone) gives the session a workspace of its own",
+			flags: []flagSpec{
+				{long: "config", value: "FILE", usage: "JSON file whose prompts are sent to the agents once they are ready"},
+				{long: "skip-init", usage: "do not fill a missing unit directory from the templates"},
+				{long: "no-attach", usage: "do not attach to the session afterwards"},
+			},
+			action: a.start},
+		{name: "send", args: []string{"<target>", "<message>"}, literal: 2,
+			usage: "Type a message into the input of the agents a target names",
+			flags: []flagSpec{
+				{long: "execute", short: "e", usage: "press Enter after the message, submitting it"},
+				{long: "no-execute", short: "n", usage: "only type the message (the default)"},
+			},
+			action: a.send},
+		{name: "status", usage: "Show whether the session and its agents are running",
+			flags: []flagSpec{
+				{long: "detail", usage: "add start time, workspace, windows and one line per agent"},
+				{long: "json", usage: "print the same data as JSON"},
+			},
+			action: a.status},
+		{name: "stop", usage: "Stop the session (asks y/N on a terminal)",
+			flags:  []flagSpec{{long: "force", short: "f", usage: "do not ask"}},
+			action: a.stop},
+		{name: "attach", usage: "Attach to the session (switch to it inside tmux)",
+			flags:  []flagSpec{{long: "window", short: "w", value: "W", usage: "window to show: meta, design, development or business"}},
+			action: a.attachCommand},
+		{name: "list", usage: "List the agents, or those a target names",
+			flags:  []flagSpec{{long: "unit", short: "u", value: "TARGET", usage: "only the agents of TARGET (same forms as send)"}},
+			action: a.list},
+		{name: "session", usage: "Isolated sessions, in any mode", subs: []*command{
+			{name: "create", usage: "Create an isolated session and print its id",
+				flags: []flagSpec{
+					{long: "config", value: "FILE", usage: "JSON file whose prompts are sent to the agents"},
+					{long: "no-attach", usage: "do not attach to the session afterwards"},
+				},
+				action: a.sessionCreate},
+			{name: "list", usage: "List every session under the root, checked against tmux",
+				flags:  []flagSpec{{long: "json", usage: "print JSON"}},
+				action: a.sessionList},
+			{name: "show", args: []string{"<id>"}, usage: "Show one session: paths, units, status, metadata",
+				flags:  []flagSpec{{long: "json", usage: "print JSON"}},
+				action: a.sessionShow},
+			{name: "stop", args: []string{"<id>"}, usage: "Stop one session; its directory is kept",
+				action: a.sessionStop},
+			{name: "prune", usage: "Remove what interrupted creations left and repair the index",
+				action: a.sessionPrune},
+			{name: "attach", args: []string{"<id>"}, usage: "Attach to one session",
+				flags:  []flagSpec{{long: "window", short: "w", value: "W", usage: "window to show"}},
+				action: a.sessionAttach},
+		}},
+		{name: "env", args: []string{"<id>"}, usage: `Print a session's variables: vars=$(mas env ID) && eval "$vars"`,
+			flags: []flagSpec{
+				{long: "shell", value: "SHELL", usage: "bash, zsh, posix or fish (default posix)"},
+				{long: "unset", usage: "print the commands that remove the variables"},
+				{long: "json", usage: "print a JSON object"},
+			},
+			action: a.envCommand},
+		{name: "serve", usage: "Serve the HTTP API",
+			flags:  []flagSpec{{long: "addr", value: "HOST:PORT", usage: "listen address (default 127.0.0.1:8765)"}},
+			action: a.serve},
+		{name: "help", args: []string{"[command]", "[subcommand]"}, usage: "Show this help, or the help of one command",
+			action: a.help},
+		{name: "version", usage: "Print the version", action: a.version},
+	}
+}

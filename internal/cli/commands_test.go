@@ -1,0 +1,122 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"mas/internal/app"
+	"mas/internal/faketmux"
+)
+
+// TestCommands runs each command in-process against a fake tmux server
+// (faketmux) and checks what the user sees: stdout, stderr and the error
+// main.go would print. Bats runs the same against a real tmux.
+func TestCommands(t *testing.T) {
+	tests := []struct {
+		setup  string // "running": mas-a runs; "project": a MAS project; "isolated": one isolated session
+		args   []string
+		stdin  string // typed on a terminal when set
+		stdout string // "~x": contains x
+		stderr string // "~x": contains x
+		err    string // "" for none; "usage: …" for a usage error
+	}{
+		{"", []string{"status"}, "", "Session: none\nStatus: stopped\nHTTP Server: stopped\n", "", ""},
+		{"running", []string{"status"}, "", "Session: mas-a\nStatus: running\nHTTP Server: stopped\n", "", ""},
+		{"running", []string{"status", "--detail"}, "", "~\nWindows:\n  meta (1 panes)\n  design (4 panes)\n", "", ""},
+		{"running", []string{"status", "--json"}, "", "~\"session\": \"mas-a\",\n  \"status\": \"running\",\n  \"httpServer\": {\n    \"running\": false\n  }\n}\n", "", ""},
+		{"running", []string{"send", "00", "hi", "-e"}, "", "[SUCCESS] Message sent to 1/1 agents\n", "", ""},
+		{"running", []string{"send", "00,nope", "hi"}, "", "[SUCCESS] Message sent to 1/1 agents\n", "", `send: no agent matches "nope"`},
+		{"running", []string{"send", "bogus", "hi"}, "", "", "", `invalid target: "bogus" (see mas help for the target forms)`},
+		{"running", []string{"send", "00", "hi", "-e", "-n"}, "", "", "", "usage: send: -e and -n contradict each other"},
+		{"running", []string{"send", "00", ""}, "", "", "", "usage: send: the message is empty"},
+		{"", []string{"send", "00", "hi"}, "", "", "", app.ErrNoSession.Error()},
+		{"running", []string{"stop", "-f"}, "", "", "[INFO] Stopped session mas-a\n", ""},
+		{"running", []string{"stop"}, "", "", "", "stop: not stopping mas-a without confirmation: stdin is not a terminal (use --force)"},
+		{"running", []string{"stop"}, "n\n", "", "Stop session 'mas-a'? (y/N): [INFO] Cancelled\n", ""},
+		{"running", []string{"stop"}, "y\n", "", "~[INFO] Stopped session mas-a\n", ""},
+		{"running", []string{"attach"}, "", "", "", "not a terminal: attach from one with: tmux attach -t mas-a"},
+		{"", []string{"init", "--name", "demo"}, "", "", "~[INFO] MAS project 'demo' ready in ", ""},
+		{"", []string{"init"}, "demo\n", "", "~Project name: [INFO] MAS project 'demo' ready", ""},
+		{"", []string{"init"}, "", "", "", "usage: init: give the project name with --name NAME (stdin is not a terminal)"},
+		{"project", []string{"start", "--no-attach"}, "", "~[INFO] Session: mas-demo\n[INFO] Workspace: ", "~[INFO] Session mas-demo is running; attach with: mas attach\n", ""},
+		{"project", []string{"start", "--config", "missing.json"}, "", "", "", "cannot start session: read config: "},
+		{"", []string{"session", "create", "--no-attach"}, "", "~-4", "~; attach with: mas session attach ", ""},
+		{"isolated", []string{"session", "list"}, "", "~SESSION ID", "", ""},
+		{"isolated", []string{"session", "list", "--json"}, "", "~\"total\": 1\n", "", ""},
+		{"isolated", []string{"session", "show", "{id}"}, "", "~Mode:      isolated\n", "", ""},
+		{"isolated", []string{"session", "show", "{id}", "--json"}, "", "~\"sessionId\": \"{id}\"", "", ""},
+		{"isolated", []string{"session", "show", "nope"}, "", "", "", "usage: session show: malformed session id \"nope\""},
+		{"isolated", []string{"session", "attach", "{id}"}, "", "", "", "not a terminal: attach from one with: tmux attach -t mas-"},
+		{"isolated", []string{"session", "stop", "{id}"}, "", "", "~; its files stay in ", ""},
+		{"isolated", []string{"session", "prune"}, "", "", "[INFO] Removed 0 half-made session(s)\n", ""},
+		{"isolated", []string{"env", "{id}"}, "", "~export MAS_SESSION_ID={id}\n", "", ""},
+		{"isolated", []string{"env", "{id}", "--shell", "fish"}, "", "~set -gx MAS_SESSION_ID '{id}'\n", "", ""},
+		{"isolated", []string{"env", "{id}", "--unset"}, "", "unset MAS_SESSION_DIR MAS_SESSION_ID MAS_SESSION_MODE MAS_WORKSPACE_ROOT SESSION_DIR SESSION_NAME UNIT_DIR WORKFLOWS_DIR\n", "", ""},
+		{"isolated", []string{"env", "{id}", "--json"}, "", "~\"MAS_SESSION_ID\": \"{id}\"", "", ""},
+		{"isolated", []string{"env", "{id}", "--shell", "tcsh"}, "", "", "", "usage: env: --shell: "},
+		{"isolated", []string{"env", "nope"}, "", "", "", "usage: env: malformed session id"},
+		{"", []string{"list", "-u", "00"}, "", "=== MAS Agent List ===\n\nUnit 00: Meta Manager              (Model: opus)\n", "", ""},
+		{"", []string{"list", "-u", "nope"}, "", "=== MAS Agent List ===\n\n", "mas: warning: no agent matches target \"nope\"\n", ""},
+		{"", []string{"version"}, "", "mas version test\n", "", ""},
+		{"", []string{"help", "nope"}, "", "", "", "usage: help: unknown command: nope"},
+		{"", []string{"serve", "--addr", "0.0.0.0:0"}, "", "", "", "usage: serve: refusing to listen on 0.0.0.0:0 without MAS_API_TOKEN"},
+	}
+	for _, tt := range tests {
+		name := strings.Join(tt.args, " ")
+		f, rec := faketmux.New()
+		root := t.TempDir()
+		vars := map[string]string{"MAS_ROOT": root, "MAS_HTTP": "off"}
+		var stdout, stderr bytes.Buffer
+		verbs := &app.App{
+			Env:       app.Env{Getenv: func(k string) string { return vars[k] }, Cwd: root},
+			Tmux:      rec,
+			AnyServer: rec,
+			Now:       func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
+			Progress:  &stderr,
+		}
+		id := ""
+		switch tt.setup {
+		case "running":
+			f.Add("mas-a")
+		case "project":
+			if err := verbs.Init("demo"); err != nil {
+				t.Fatal(err)
+			}
+		case "isolated":
+			s, err := verbs.Start(context.Background(), app.Launch{Mode: app.Isolated})
+			if err != nil {
+				t.Fatal(err)
+			}
+			id = s.ID
+			stderr.Reset()
+		}
+		args := []string{"mas"}
+		for _, a := range tt.args {
+			args = append(args, strings.ReplaceAll(a, "{id}", id))
+		}
+		e := Env{Args: args, Getenv: verbs.Getenv, Stdin: strings.NewReader(tt.stdin), Stdout: &stdout, Stderr: &stderr,
+			Cwd: root, StdinTTY: tt.stdin != "", Version: "test"}
+		err := newApp(e, verbs).run(context.Background(), args[1:])
+		check := func(what, got, want string) {
+			want = strings.ReplaceAll(want, "{id}", id)
+			if c, ok := strings.CutPrefix(want, "~"); ok && !strings.Contains(got, c) || !ok && got != want {
+				t.Errorf("%s: %s = %q, want %q", name, what, got, want)
+			}
+		}
+		check("stdout", stdout.String(), tt.stdout)
+		check("stderr", stderr.String(), tt.stderr)
+		var usage *app.UsageError
+		switch msg, isUsage := strings.CutPrefix(tt.err, "usage: "); {
+		case tt.err == "" && err != nil:
+			t.Errorf("%s: error %v", name, err)
+		case tt.err != "" && (err == nil || !strings.HasPrefix(err.Error(), msg)):
+			t.Errorf("%s: error %v, want %q", name, err, msg)
+		case tt.err != "" && isUsage != errors.As(err, &usage):
+			t.Errorf("%s: error %v: usage error %v, want %v", name, err, !isUsage, isUsage)
+		}
+	}
+}

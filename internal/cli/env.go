@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"mas/envfile"
+	"mas/internal/app"
+	"mas/isolated"
+)
+
+// envCommand prints a session's variables for eval. Everything is built
+// before anything is written, so that a failure leaves stdout empty and
+// `vars=$(mas env ID) && eval "$vars"` evaluates nothing.
+func (a *App) envCommand(_ context.Context, cc *ucli.Context) error {
+	shell := envfile.POSIX
+	if cc.IsSet("shell") {
+		sh, err := envfile.ParseShell(cc.String("shell"))
+		if err != nil {
+			return app.Usagef("env: --shell: %v", err)
+		}
+		shell = sh
+	}
+	ref := cc.Args().First()
+	root, id, err := a.app.Find(ref, "env: ")
+	if err != nil {
+		return err
+	}
+	s, err := isolated.Load(root, id)
+	if err != nil {
+		return err
+	}
+	vars := s.Environment()
+	var out string
+	switch {
+	case cc.Bool("json"):
+		obj := map[string]*string{}
+		for _, v := range vars {
+			if cc.Bool("unset") {
+				obj[v.Key] = nil
+			} else {
+				obj[v.Key] = &v.Value
+			}
+		}
+		data, err := json.MarshalIndent(obj, "", "  ")
+		if err != nil {
+			return err
+		}
+		out = string(data) + "\n"
+	case cc.Bool("unset"):
+		var keys []string
+		for _, v := range vars {
+			keys = append(keys, v.Key)
+		}
+		out = envfile.Unsets(keys, shell)
+	default:
+		if out, err = envfile.Exports(vars, shell); err != nil {
+			return fmt.Errorf("session %s: %w", id, err)
+		}
+	}
+	if _, err := fmt.Fprint(a.e.Stdout, out); err != nil {
+		return err
+	}
+	if a.e.StdoutTTY && !cc.Bool("json") {
+		how := `vars=$(mas env ` + ref + `) && eval "$vars"`
+		if shell == envfile.Fish {
+			how = "mas env " + ref + " --shell fish | source"
+		}
+		fmt.Fprintf(a.e.Stderr, "mas: hint: to load these into your shell: %s\n", how)
+	}
+	return nil
+}

@@ -1,0 +1,96 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"mas/internal/app"
+)
+
+// help prints the whole help, or that of the command named by the arguments.
+func (a *App) help(_ context.Context, cc *ucli.Context) error {
+	c := a.root
+	for _, name := range cc.Args().Slice() {
+		next := c.sub(name)
+		if next == nil {
+			return app.Usagef("help: unknown command: %s", strings.TrimSpace(strings.Join(cc.Args().Slice(), " ")))
+		}
+		c = next
+	}
+	return a.writeHelp(c)
+}
+
+func (a *App) version(context.Context, *ucli.Context) error {
+	_, err := fmt.Fprintf(a.e.Stdout, "mas version %s\n", a.e.Version)
+	return err
+}
+
+// writeHelp prints the help of c (the root: every command) to stdout.
+func (a *App) writeHelp(c *command) error {
+	var b strings.Builder
+	if c == a.root {
+		fmt.Fprintf(&b, "mas %s - run a team of 13 coding agents in tmux\n\n", a.e.Version)
+		b.WriteString("Usage:\n  mas <command> [arguments] [flags]\n\nCommands:\n")
+		for _, cmd := range c.subs {
+			writeCommandHelp(&b, cmd, "")
+		}
+		b.WriteString(rootHelpFooter)
+	} else {
+		b.WriteString("Usage:\n")
+		writeCommandHelp(&b, c, "mas "+parentPrefix(a.root, c))
+	}
+	_, err := fmt.Fprint(a.e.Stdout, b.String())
+	return err
+}
+
+// parentPrefix is "session " for a subcommand of session, "" otherwise.
+func parentPrefix(root, c *command) string {
+	for _, p := range root.subs {
+		if p.sub(c.name) == c {
+			return p.name + " "
+		}
+	}
+	return ""
+}
+
+func writeCommandHelp(b *strings.Builder, c *command, prefix string) {
+	synopsis := strings.TrimSpace(prefix + c.name + " " + strings.Join(c.args, " "))
+	fmt.Fprintf(b, "  %s\n      %s\n", synopsis, c.usage)
+	for _, f := range c.flags {
+		names := "--" + f.long
+		if f.short != "" {
+			names = "-" + f.short + ", " + names
+		}
+		if f.value != "" {
+			names += " " + f.value
+		}
+		fmt.Fprintf(b, "        %-24s %s\n", names, f.usage)
+	}
+	for _, s := range c.subs {
+		writeCommandHelp(b, s, prefix+c.name+" ")
+	}
+}
+
+const rootHelpFooter = `
+Targets (send, list -u):
+  00 10 11 12 13 20 21 22 23 30 31 32 33   one agent; also agent-NN
+  meta design development business         a unit; also window0 … window3
+  managers workers all                     groups
+  00,design,31                             a comma-separated list of the above
+
+<id> (session, env): the full session UUID, its first 8 characters, or mas-xxxxxxxx.
+
+Environment:
+  MAS_SESSION_MODE   legacy or isolated; when unset, start is isolated if
+                     MAS_SESSION_ID is set, else legacy; legacy with
+                     MAS_SESSION_ID is a usage error
+  MAS_ROOT           root of unit/, workflows/ and sessions/
+  MAS_SESSION_ID     id of the isolated session to create or act on
+  MAS_SESSION_NAME   tmux session to act on
+  MAS_AGENT_COMMAND  program run in each pane (default clauded)
+  MAS_TMUX_SOCKET    use a private tmux server (tmux -L)
+  MAS_DEBUG=1        trace every tmux call on stderr
+`

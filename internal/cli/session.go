@@ -1,0 +1,128 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"mas/internal/api"
+	"mas/internal/app"
+	"mas/isolated"
+)
+
+// findSession resolves the <id> argument of a session subcommand.
+func (a *App) findSession(cc *ucli.Context) (root, id string, err error) {
+	return a.app.Find(cc.Args().First(), "session "+cc.Command.Name+": ")
+}
+
+func (a *App) sessionCreate(ctx context.Context, cc *ucli.Context) error {
+	l := app.Launch{Mode: app.Isolated, ID: a.e.Getenv("MAS_SESSION_ID")}
+	return a.launch(ctx, l, cc.String("config"), cc.Bool("no-attach"), false)
+}
+
+func (a *App) sessionList(ctx context.Context, cc *ucli.Context) error {
+	sessions, tmuxErr, err := a.app.Sessions(ctx)
+	if err != nil {
+		return err
+	}
+	if tmuxErr != nil {
+		fmt.Fprintf(a.e.Stderr, "mas: warning: statuses not checked against tmux: %v\n", tmuxErr)
+	}
+	if cc.Bool("json") {
+		out := struct {
+			Sessions []api.Session `json:"sessions"`
+			Total    int           `json:"total"`
+		}{Sessions: []api.Session{}, Total: len(sessions)}
+		for _, l := range sessions {
+			out.Sessions = append(out.Sessions, app.SessionView(l, false))
+		}
+		return a.writeJSON(out)
+	}
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SESSION ID\tTMUX\tSTATUS\tCREATED\tWORKSPACE")
+	for _, l := range sessions {
+		status := l.Status
+		if l.Error != "" {
+			status += " (" + l.Error + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", l.ID, l.TmuxName, status, l.CreatedAt, l.Dir)
+	}
+	tw.Flush()
+	_, err = fmt.Fprint(a.e.Stdout, b.String())
+	return err
+}
+
+func (a *App) sessionShow(ctx context.Context, cc *ucli.Context) error {
+	root, id, err := a.findSession(cc)
+	if err != nil {
+		return err
+	}
+	l, tmuxErr := a.app.Describe(ctx, root, id)
+	if tmuxErr != nil {
+		fmt.Fprintf(a.e.Stderr, "mas: warning: status not checked against tmux: %v\n", tmuxErr)
+	}
+	j := app.SessionView(l, true)
+	if cc.Bool("json") {
+		return a.writeJSON(j)
+	}
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 1, ' ', 0)
+	row := func(k, v string) { fmt.Fprintf(tw, "%s:\t%s\n", k, v) }
+	row("Session", j.SessionID)
+	row("tmux", j.TmuxSession)
+	row("Status", j.Status)
+	if j.Error != "" {
+		row("Error", j.Error)
+	}
+	row("Mode", j.Mode)
+	row("Created", j.CreatedAt)
+	row("Workspace", j.WorkingDir)
+	row("Units", j.UnitDir)
+	row("Workflows", j.WorkflowsDir)
+	if j.Config != nil {
+		row("Config", *j.Config)
+	}
+	if len(j.Logs) > 0 {
+		row("Logs", filepath.Dir(j.Logs[0]))
+	}
+	tw.Flush()
+	_, err = fmt.Fprint(a.e.Stdout, b.String())
+	return err
+}
+
+func (a *App) sessionStop(ctx context.Context, cc *ucli.Context) error {
+	root, id, err := a.findSession(cc)
+	if err != nil {
+		return err
+	}
+	return a.app.StopSession(ctx, root, id)
+}
+
+func (a *App) sessionAttach(ctx context.Context, cc *ucli.Context) error {
+	root, id, err := a.findSession(cc)
+	if err != nil {
+		return err
+	}
+	s, err := isolated.Load(root, id)
+	if err != nil {
+		return err
+	}
+	return a.attach(ctx, s.TmuxName, cc.String("window"))
+}
+
+func (a *App) sessionPrune(ctx context.Context, _ *ucli.Context) error {
+	removed, err := a.app.Prune(ctx)
+	for _, id := range removed {
+		fmt.Fprintln(a.e.Stdout, id)
+	}
+	if err != nil {
+		return fmt.Errorf("session prune: %w", err)
+	}
+	fmt.Fprintf(a.e.Stderr, "[INFO] Removed %d half-made session(s)\n", len(removed))
+	return nil
+}

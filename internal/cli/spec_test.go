@@ -1,0 +1,134 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestMain keeps every in-process command away from the user's tmux
+// server: an accidental tmux call finds a private, empty socket directory.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("/tmp", "mt")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("TMUX_TMPDIR", dir)
+	os.Unsetenv("TMUX")
+	os.Unsetenv("TMUX_PANE")
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func noEnv(string) string { return "" }
+
+// newTestApp is the command line with an empty environment and no streams.
+func newTestApp() *App {
+	return New(Env{Getenv: noEnv, Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}})
+}
+
+// runCLI runs the command line in-process, with an empty environment.
+func runCLI(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err = Run(context.Background(), Env{
+		Args:   append([]string{"mas"}, args...),
+		Getenv: noEnv,
+		Stdin:  strings.NewReader(""),
+		Stdout: &out,
+		Stderr: &errOut,
+	})
+	return out.String(), errOut.String(), err
+}
+
+func TestHelpListsEveryCommandAndFlag(t *testing.T) {
+	root := newTestApp().root
+	for _, args := range [][]string{nil, {"help"}, {"--help"}, {"-h"}} {
+		stdout, stderr, err := runCLI(t, args...)
+		if err != nil || stderr != "" {
+			t.Fatalf("%v: %v, stderr %q", args, err, stderr)
+		}
+		var walk func(prefix string, cmds []*command)
+		walk = func(prefix string, cmds []*command) {
+			for _, c := range cmds {
+				if !strings.Contains(stdout, "\n  "+prefix+c.name) {
+					t.Errorf("%v: help does not list %q", args, prefix+c.name)
+				}
+				for _, f := range c.flags {
+					if !strings.Contains(stdout, "--"+f.long) || f.short != "" && !strings.Contains(stdout, "-"+f.short+", --"+f.long) {
+						t.Errorf("%v: help does not list flag %s of %s", args, f.long, c.name)
+					}
+				}
+				walk(prefix+c.name+" ", c.subs)
+			}
+		}
+		walk("", root.subs)
+	}
+}
+
+func TestNormalize(t *testing.T) {
+	cmds := newTestApp().root
+	tests := []struct {
+		path []string
+		in   []string
+		out  []string
+		why  string
+	}{
+		{[]string{"send"}, []string{"00", "hi", "-e"}, []string{"--execute", "--", "00", "hi"}, "flags after positionals"},
+		{[]string{"send"}, []string{"00", "-e", "-e"}, []string{"--execute", "--", "00", "-e"}, "the second word is the message even when it looks like a flag"},
+		{[]string{"send"}, []string{"-e", "hi", "--no-execute"}, []string{"--no-execute", "--", "-e", "hi"}, "so is the first"},
+		{[]string{"send"}, []string{"00", "hi", "--", "-e"}, nil, "after --, -e is a third positional"},
+		{[]string{"list"}, []string{"-u", "design"}, []string{"--unit", "design", "--"}, ""},
+		{[]string{"list"}, []string{"--unit", "-x"}, []string{"--unit", "-x", "--"}, "a value may start with a dash"},
+		{[]string{"session", "attach"}, []string{"abc", "--window=meta"}, []string{"--window", "meta", "--", "abc"}, ""},
+		{[]string{"env"}, []string{"--json", "--", "-weird"}, []string{"--json", "--", "-weird"}, "-- ends the flags"},
+	}
+	for _, tt := range tests {
+		c := cmds
+		for _, n := range tt.path {
+			c = c.sub(n)
+		}
+		p, err := normalize(c, strings.Join(tt.path, " "), tt.in)
+		if tt.out == nil {
+			if err == nil {
+				t.Errorf("%v: got %q, want an error (%s)", tt.in, p.argv, tt.why)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(p.argv, tt.out) {
+			t.Errorf("%v: got %q, %v; want %q (%s)", tt.in, p.argv, err, tt.out, tt.why)
+		}
+	}
+}
+
+func TestUseColor(t *testing.T) {
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	tests := []struct {
+		tty    bool
+		getenv func(string) string
+		want   bool
+	}{
+		{true, env("TERM", "xterm"), true},
+		{false, env("TERM", "xterm"), false},
+		{true, env("NO_COLOR", "1"), false},
+		{true, env("TERM", "dumb"), false},
+	}
+	for i, tt := range tests {
+		if got := useColor(tt.tty, tt.getenv); got != tt.want {
+			t.Errorf("case %d: useColor = %v", i, got)
+		}
+	}
+}

@@ -1,0 +1,55 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"mas/internal/app"
+)
+
+// status prints whether the selected session and its agents run.
+func (a *App) status(ctx context.Context, cc *ucli.Context) error {
+	sel, err := a.app.Select(ctx, "")
+	if errors.Is(err, app.ErrNoSession) {
+		sel, err = app.Selected{Name: "none", Root: a.app.Root()}, nil
+	}
+	if err != nil {
+		return err
+	}
+	st := a.app.Status(sel)
+	if cc.Bool("json") {
+		if !cc.Bool("detail") {
+			st.StartedAt, st.Workspace, st.Windows, st.Agents = "", "", nil, nil
+		}
+		return a.writeJSON(st)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Session: %s\nStatus: %s\n", st.Session, st.Status)
+	if cc.Bool("detail") && len(sel.Panes) > 0 {
+		fmt.Fprintf(&b, "Started at: %s\nWorkspace: %s\n", st.StartedAt, st.Workspace)
+	}
+	http := "stopped"
+	if st.HTTPServer.Running {
+		http = "running"
+	}
+	fmt.Fprintf(&b, "HTTP Server: %s\n", http)
+	if cc.Bool("detail") {
+		if st.HTTPServer.Running {
+			fmt.Fprintf(&b, "  PID: %d\n", st.HTTPServer.PID)
+		}
+		b.WriteString("\nWindows:\n")
+		for _, w := range st.Windows {
+			fmt.Fprintf(&b, "  %s (%d panes)\n", w.Name, w.Panes)
+		}
+		b.WriteString("\nAgents:\n")
+		for _, ag := range st.Agents {
+			fmt.Fprintf(&b, "  Unit %s %-25s: %s\n", ag.ID, "("+ag.Name+")", ag.Status)
+		}
+	}
+	_, err = fmt.Fprint(a.e.Stdout, b.String())
+	return err
+}

@@ -1,0 +1,56 @@
+package faketmux
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"mas/tmux"
+)
+
+// TestServer: the fake answers as tmux does for the calls mas makes, the
+// failures included, since the application layer branches on them.
+func TestServer(t *testing.T) {
+	f, rec := New()
+	ctx := context.Background()
+	var te *tmux.Error
+	if _, err := rec.Run(ctx, nil, "list-panes", "-a", "-F", "x"); !errors.As(err, &te) || !strings.HasPrefix(te.Stderr, "no server running") {
+		t.Errorf("list-panes on no server: %v", err)
+	}
+	out, err := rec.Batch(ctx, nil, []string{"new-session", "-d", "-s", "mas-a", "-P", "-F", "#{pane_id}"}, []string{"split-window"})
+	if err != nil || len(strings.Fields(string(out))) != 13 || !f.Has("mas-a") {
+		t.Fatalf("new-session: %q, %v", out, err)
+	}
+	if _, err := rec.Batch(ctx, nil, []string{"new-session", "-d", "-s", "mas-a"}); !errors.As(err, &te) || !strings.Contains(te.Stderr, "duplicate session") {
+		t.Errorf("a second new-session: %v", err)
+	}
+	if out, _ := rec.Run(ctx, nil, "-V"); string(out) != "tmux 3.4\n" {
+		t.Errorf("-V: %q", out)
+	}
+	f.SetIdle("mas-a", true)
+	out, _ = rec.Run(ctx, nil, "list-panes", "-a", "-F", "x")
+	if lines := strings.Split(strings.TrimSpace(string(out)), "\n"); len(lines) != 13 || !strings.Contains(lines[0], "\t00\tbash\t") {
+		t.Errorf("list-panes: %q", out)
+	}
+	if out, err := rec.Run(ctx, nil, "list-sessions", "-F", "#{session_name}"); string(out) != "mas-a\n" || err != nil {
+		t.Errorf("list-sessions: %q, %v", out, err)
+	}
+	if _, err := rec.Run(ctx, nil, "has-session", "-t", "=mas-a"); err != nil {
+		t.Errorf("has-session: %v", err)
+	}
+	if _, err := rec.Run(ctx, nil, "kill-session", "-t", "=mas-a"); err != nil || f.Has("mas-a") {
+		t.Errorf("kill-session: %v", err)
+	}
+	if _, err := rec.Run(ctx, nil, "list-sessions"); !errors.As(err, &te) || !strings.HasPrefix(te.Stderr, "no server running") {
+		t.Errorf("list-sessions on no server: %v", err)
+	}
+	for _, cmd := range []string{"has-session", "kill-session"} {
+		if _, err := rec.Run(ctx, nil, cmd, "-t", "=mas-a"); !errors.As(err, &te) || !strings.HasPrefix(te.Stderr, "can't find session") {
+			t.Errorf("%s of a missing session: %v", cmd, err)
+		}
+	}
+	if out, err := rec.Run(ctx, nil, "send-keys", "-t", "%1", "Enter"); out != nil || err != nil {
+		t.Errorf("other commands: %q, %v", out, err)
+	}
+}

@@ -1,0 +1,132 @@
+package layout
+
+import (
+	"context"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"mas/internal/roster"
+	"mas/tmux"
+)
+
+// PaneInfo is one pane of the server, as one list-panes -a call sees it.
+type PaneInfo struct {
+	SessionID   string // $N
+	Session     string
+	Window      string
+	WindowIndex int
+	PaneIndex   int
+	ID          string // %N
+	Agent       string // the @mas_agent tag, "" when untagged
+	Command     string // pane_current_command
+	Dead        bool
+	Created     time.Time // of the session
+	Path        string    // session_path: the session's start directory
+}
+
+var snapshotFormat = strings.Join([]string{
+	"#{session_id}", "#{session_name}", "#{window_name}", "#{window_index}", "#{pane_index}", "#{pane_id}",
+	"#{" + AgentOption + "}", "#{pane_current_command}", "#{pane_dead}", "#{session_created}", "#{session_path}",
+}, "\t")
+
+// Snapshot lists every pane of every session on the server in one tmux
+// call; no server running means no panes.
+func Snapshot(ctx context.Context, c tmux.Client) ([]PaneInfo, error) {
+	out, err := c.Run(ctx, nil, "list-panes", "-a", "-F", snapshotFormat)
+	if err != nil {
+		if isMissing(err) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	var panes []PaneInfo
+	for _, line := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) < 11 {
+			continue
+		}
+		wi, _ := strconv.Atoi(f[3])
+		pi, _ := strconv.Atoi(f[4])
+		created, _ := strconv.ParseInt(f[9], 10, 64)
+		panes = append(panes, PaneInfo{
+			SessionID: f[0], Session: f[1], Window: f[2], WindowIndex: wi, PaneIndex: pi, ID: f[5],
+			Agent: f[6], Command: f[7], Dead: f[8] == "1", Created: time.Unix(created, 0), Path: strings.Join(f[10:], "\t"),
+		})
+	}
+	return panes, nil
+}
+
+// SessionNames returns the names of the sessions in a snapshot.
+func SessionNames(panes []PaneInfo) map[string]bool {
+	names := map[string]bool{}
+	for _, p := range panes {
+		names[p.Session] = true
+	}
+	return names
+}
+
+// Of returns the panes of one session, in window and pane order.
+func Of(panes []PaneInfo, session string) []PaneInfo {
+	var out []PaneInfo
+	for _, p := range panes {
+		if p.Session == session {
+			out = append(out, p)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].WindowIndex != out[j].WindowIndex {
+			return out[i].WindowIndex < out[j].WindowIndex
+		}
+		return out[i].PaneIndex < out[j].PaneIndex
+	})
+	return out
+}
+
+// AgentPanes maps agent ids to the panes of a session's panes (from Of).
+// Panes tagged at creation are found by their tag; for a session built
+// without tags (by the original tool) agent NN is the n-th pane of its
+// window, as that tool laid them out.
+func AgentPanes(panes []PaneInfo) map[string]PaneInfo {
+	byAgent := map[string]PaneInfo{}
+	tagged := false
+	for _, p := range panes {
+		if p.Agent != "" {
+			byAgent[p.Agent] = p
+			tagged = true
+		}
+	}
+	if tagged {
+		return byAgent
+	}
+	for _, w := range roster.Windows() {
+		var inWindow []PaneInfo
+		for _, p := range panes {
+			if p.Window == w.Name {
+				inWindow = append(inWindow, p)
+			}
+		}
+		for i, id := range w.Agents {
+			if i < len(inWindow) {
+				byAgent[id] = inWindow[i]
+			}
+		}
+	}
+	return byAgent
+}
+
+// shells are the programs a pane shows when no agent runs in it.
+var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "fish": true, "dash": true,
+	"ksh": true, "mksh": true, "tcsh": true, "csh": true, "login": true}
+
+// AgentRunning reports whether the agent, not a shell, is the foreground
+// program of its pane. userShell is the user's shell, also a shell.
+func AgentRunning(p PaneInfo, userShell string) bool {
+	if p.Dead || p.Command == "" {
+		return false
+	}
+	cmd := strings.TrimPrefix(p.Command, "-")
+	return !shells[cmd] && cmd != filepath.Base(userShell)
+}

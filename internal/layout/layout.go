@@ -1,0 +1,275 @@
+// Package layout builds and inspects the tmux session of a MAS team: four
+// windows, thirteen agent panes each in its own directory, in one tmux
+// invocation, addressed only by exact names and pane ids.
+package layout
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"mas/internal/roster"
+	"mas/tmux"
+)
+
+// Spec says what to build.
+type Spec struct {
+	Name    string   // tmux session name, [A-Za-z0-9_-] only
+	Dir     string   // the session's own start directory, for windows opened later
+	UnitDir string   // agent NN starts in UnitDir/NN
+	LogDir  string   // when set, pane output is appended to LogDir/agent-NN.log
+	Env     []string // KEY=VALUE set on the tmux session, seen by every pane
+	Command string   // agent command as shell text, run as "<Command> --model <model>"
+	Shell   string   // the user's shell, which runs the agent and stays after it
+}
+
+const paneFormat = "#{pane_id}"
+
+// AgentOption is the pane option that names the agent of a pane.
+const AgentOption = "@mas_agent"
+
+// Plan returns the tmux commands that build the session, to be run as one
+// batch.
+func Plan(s Spec) ([][]string, error) {
+	if err := checkName(s.Name); err != nil {
+		return nil, err
+	}
+	program := programOf(s.Command)
+	var cmds [][]string
+	for _, w := range roster.Windows() {
+		target := tmux.Window(s.Name, w.Name)
+		for i, id := range w.Agents {
+			a, _ := roster.Lookup(id)
+			dir := tmux.EscapeFormat(filepath.Join(s.UnitDir, id))
+			agent := append([]string{"--"}, s.agentArgv(a, program, "")...)
+			switch {
+			case w.Name == "meta":
+				// The session starts in Spec.Dir, for windows opened later;
+				// the meta agent's wrapper changes to its unit directory.
+				create := []string{"new-session", "-d", "-s", s.Name, "-n", w.Name, "-x", "200", "-y", "50",
+					"-c", tmux.EscapeFormat(s.Dir)}
+				for _, kv := range s.Env {
+					create = append(create, "-e", kv)
+				}
+				create = append(create, "-P", "-F", paneFormat, "--")
+				cmds = append(cmds, append(create, s.agentArgv(a, program, filepath.Join(s.UnitDir, id))...))
+			case i == 0:
+				cmds = append(cmds, append([]string{"new-window", "-d", "-t", tmux.SessionWindows(s.Name),
+					"-n", w.Name, "-c", dir, "-P", "-F", paneFormat}, agent...))
+			default:
+				cmds = append(cmds,
+					append([]string{"split-window", "-t", target, "-c", dir, "-P", "-F", paneFormat}, agent...),
+					[]string{"select-layout", "-t", target, "tiled"})
+			}
+			// Tag the new pane (the active one of its window) with its agent.
+			cmds = append(cmds, []string{"set-option", "-p", "-t", target, AgentOption, id})
+			if s.LogDir != "" {
+				log, err := syntax.Quote(filepath.Join(s.LogDir, "agent-"+id+".log"), syntax.LangPOSIX)
+				if err != nil {
+					return nil, fmt.Errorf("log directory: %w", err)
+				}
+				// The new pane is the active one of its window.
+				cmds = append(cmds, []string{"pipe-pane", "-o", "-t", target, tmux.EscapeFormat("exec cat >> " + log)})
+			}
+		}
+		if len(w.Agents) > 1 {
+			cmds = append(cmds, []string{"select-pane", "-t", target + ".{top-left}"})
+		}
+	}
+	cmds = append(cmds, []string{"select-window", "-t", tmux.Window(s.Name, "meta")})
+	return cmds, nil
+}
+
+// agentScript runs the agent line ($1), then replaces itself by the
+// user's interactive login shell ($0), so the pane stays usable after the
+// agent ends. The agent line is shell text run by /bin/sh, as git runs
+// $EDITOR, in a subshell of this script: no second shell is started, for
+// every pane, while tmux is still building the layout. The agent inherits
+// the session's environment, as any program tmux starts does. Only when
+// its program ($2) is not found on that PATH (or is unknown, $2 empty) is
+// the line run by the user's shell as an interactive login shell, which
+// reads the user's profile and rc files first, as when the original typed
+// the line into a pane: a PATH set there, or an alias (clauded is often
+// one), then works. "set -m" gives the agent its own process group in the
+// foreground, so that tmux's pane_current_command names the agent, not the
+// shell, while it runs; the line is run with exec, so that the agent
+// replaces the subshell. With a fourth argument, the script first changes
+// to that directory.
+const agentScript = `set -m; [ -z "$3" ] || cd "$3" || exit; ` +
+	`if [ -n "$2" ] && command -v "$2" >/dev/null 2>&1; then (eval "exec $1"); else "$0" -l -i -c "$1"; fi; ` +
+	`exec "$0" -l`
+
+// agentArgv is the program of an agent's pane; program is that of
+// s.Command (programOf), dir, when set, is where it changes to first.
+func (s Spec) agentArgv(a roster.Agent, program, dir string) []string {
+	shell := s.Shell
+	if shell == "" {
+		shell = "/bin/sh"
+	}
+	argv := []string{"/bin/sh", "-c", agentScript, shell, fmt.Sprintf("%s --model %s", s.Command, a.Model), program}
+	if dir != "" {
+		argv = append(argv, dir)
+	}
+	return argv
+}
+
+// programOf returns the program a shell command line runs when it is one
+// plain command whose first word is a literal (clauded, ~/bin/agent is not:
+// "~" is an expansion), else "".
+func programOf(command string) string {
+	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return ""
+	}
+	st := f.Stmts[0]
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || st.Negated || st.Background || len(st.Redirs) > 0 || len(call.Assigns) > 0 || len(call.Args) == 0 {
+		return ""
+	}
+	w := call.Args[0]
+	if len(w.Parts) != 1 {
+		return ""
+	}
+	lit, ok := w.Parts[0].(*syntax.Lit)
+	if !ok || strings.ContainsAny(lit.Value, `\*?[~`) {
+		return ""
+	}
+	return lit.Value
+}
+
+func checkName(name string) error {
+	if name == "" {
+		return errors.New("empty tmux session name")
+	}
+	for _, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return fmt.Errorf("tmux session name %q: only letters, digits, - and _ are allowed", name)
+		}
+	}
+	return nil
+}
+
+// ErrDuplicate is returned by Create when a session of that name exists
+// already; that session is left alone.
+var ErrDuplicate = errors.New("tmux session exists already")
+
+// Create builds the session in one tmux invocation, which answers with
+// one pane id per agent. When anything fails, the half-built
+// session is killed before the error is returned, unless it is not ours:
+// a session of that name existed before (ErrDuplicate).
+func Create(ctx context.Context, c tmux.Client, s Spec) error {
+	cmds, err := Plan(s)
+	if err != nil {
+		return err
+	}
+	out, err := c.Batch(ctx, nil, cmds...)
+	if serverExited(err) {
+		// The server was exiting (a kill-server just before): whatever it
+		// built went with it. The next call starts a new server.
+		out, err = c.Batch(ctx, nil, cmds...)
+	}
+	if stderrHas(err, "duplicate session") {
+		// tmux stops a batch at its first failing command, new-session.
+		return fmt.Errorf("%w: %s", ErrDuplicate, s.Name)
+	}
+	if err != nil {
+		Kill(context.WithoutCancel(ctx), c, s.Name)
+		return err
+	}
+	if n, want := len(strings.Fields(string(out))), len(roster.All()); n != want {
+		Kill(context.WithoutCancel(ctx), c, s.Name)
+		return fmt.Errorf("tmux created %d panes, want %d", n, want)
+	}
+	return nil
+}
+
+// Kill ends the session; a session that does not exist is not an error.
+func Kill(ctx context.Context, c tmux.Client, name string) error {
+	_, err := c.Run(ctx, nil, "kill-session", "-t", tmux.Session(name))
+	if err != nil && isMissing(err) {
+		return nil
+	}
+	return err
+}
+
+// Sessions returns the names of the sessions on the server, in one tmux
+// call; no server running means no sessions.
+func Sessions(ctx context.Context, c tmux.Client) (map[string]bool, error) {
+	out, err := c.Run(ctx, nil, "list-sessions", "-F", "#{session_name}")
+	if err != nil {
+		if isMissing(err) {
+			return map[string]bool{}, nil
+		}
+		return nil, err
+	}
+	names := map[string]bool{}
+	for _, n := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if n != "" {
+			names[n] = true
+		}
+	}
+	return names, nil
+}
+
+// Exists reports whether the session exists, matching its name exactly.
+func Exists(ctx context.Context, c tmux.Client, name string) (bool, error) {
+	_, err := c.Run(ctx, nil, "has-session", "-t", tmux.Session(name))
+	if err == nil {
+		return true, nil
+	}
+	if isMissing(err) {
+		return false, nil
+	}
+	return false, err
+}
+
+// serverExited tells whether a tmux call failed because its server went
+// away while answering it.
+func serverExited(err error) bool {
+	return stderrHas(err, "server exited unexpectedly", "lost server")
+}
+
+// isMissing tells a tmux failure that only means "no such session" or "no
+// server" from a real one.
+func isMissing(err error) bool {
+	return stderrHas(err, "can't find session", "no server running", "error connecting to", "session not found", "server exited unexpectedly")
+}
+
+// stderrHas tells whether err is a tmux failure whose stderr holds one of
+// the messages.
+func stderrHas(err error, messages ...string) bool {
+	var te *tmux.Error
+	if !errors.As(err, &te) {
+		return false
+	}
+	for _, m := range messages {
+		if strings.Contains(te.Stderr, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// Attach shows the session to the user: switch-client inside tmux,
+// attach-session otherwise. window, when set, is selected first.
+func Attach(ctx context.Context, c tmux.Client, name, window string, insideTmux bool) error {
+	target := tmux.SessionWindows(name)
+	if window != "" {
+		known := false
+		for _, w := range roster.Windows() {
+			known = known || w.Name == window
+		}
+		if !known {
+			return fmt.Errorf("unknown window %q (want meta, design, development or business)", window)
+		}
+		target = tmux.Window(name, window)
+	}
+	if insideTmux {
+		return c.Attach(ctx, "switch-client", "-t", target)
+	}
+	return c.Attach(ctx, "attach-session", "-t", target)
+}
