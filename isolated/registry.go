@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -76,21 +75,7 @@ func ensureSessionsDir(root string) error {
 
 // checkSessionsDir refuses a sessions directory that is a link or not a
 // directory; one that does not exist is fine.
-func checkSessionsDir(root string) error {
-	dir := sessionsDir(root)
-	fi, err := os.Lstat(dir)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil
-	case err != nil:
-		return err
-	case fi.Mode()&fs.ModeSymlink != 0:
-		return &safefile.Error{Path: dir, Err: safefile.ErrSymlink}
-	case !fi.IsDir():
-		return fmt.Errorf("%s: not a directory", dir)
-	}
-	return nil
-}
+func checkSessionsDir(root string) error { return safefile.CheckDir(sessionsDir(root)) }
 
 // LockTimeoutError is a registry lock that another process held for the
 // whole wait.

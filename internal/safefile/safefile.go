@@ -86,6 +86,8 @@ func describe(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"
+	case m.IsRegular():
+		return "a regular file"
 	case m&fs.ModeNamedPipe != 0:
 		return "a FIFO"
 	case m&fs.ModeSocket != 0:
@@ -132,11 +134,25 @@ func readAll(f *os.File, path string, max int64) ([]byte, error) {
 	return data, nil
 }
 
+// ErrNotDir is a directory mas works in that is something else.
+var ErrNotDir = errors.New("not a directory")
+
 // CheckReplaceable refuses to replace path by a rename when it is a
 // symbolic link or something other than a regular file: a rename would
 // silently turn a link somebody made into a file, and hide the mistake.
 // A path that does not exist is fine.
 func CheckReplaceable(path string) error {
+	return check(path, fs.FileMode.IsRegular, ErrNotRegular)
+}
+
+// CheckDir refuses a directory path that is a symbolic link or not a
+// directory, so that nothing is made or written through it; a path that
+// does not exist is fine.
+func CheckDir(path string) error {
+	return check(path, fs.FileMode.IsDir, ErrNotDir)
+}
+
+func check(path string, ok func(fs.FileMode) bool, notOK error) error {
 	fi, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -145,8 +161,8 @@ func CheckReplaceable(path string) error {
 		return err
 	case fi.Mode()&fs.ModeSymlink != 0:
 		return &Error{Path: path, Err: ErrSymlink}
-	case !fi.Mode().IsRegular():
-		return &Error{Path: path, Err: ErrNotRegular, Info: describe(fi.Mode())}
+	case !ok(fi.Mode()):
+		return &Error{Path: path, Err: notOK, Info: describe(fi.Mode())}
 	}
 	return nil
 }
