@@ -1,0 +1,39 @@
+#!/usr/bin/env bats
+# The conventions terminal users expect (issue 16): version, completion,
+# man page, env for fish, a checkout left clean.
+
+load helpers
+
+setup() {
+	common_setup
+	skip_if_original "conventions of the rewrite (issue 16)"
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\nexec sleep 3600\n' >"$BATS_TEST_TMPDIR/bin/idle-agent"
+	chmod +x "$BATS_TEST_TMPDIR/bin/idle-agent"
+	export MAS_AGENT_COMMAND="$BATS_TEST_TMPDIR/bin/idle-agent" SHELL=/bin/sh
+}
+
+@test "running from a checkout leaves no untracked file: sessions/, .mas_http.*, .mas_session are ignored" {
+	# A checkout as a user has it: the project's .gitignore, committed.
+	local co="$BATS_TEST_TMPDIR/checkout"
+	mkdir -p "$co"
+	cp "$BATS_TEST_DIRNAME/../.gitignore" "$co/"
+	git -C "$co" init -q
+	git -C "$co" add .gitignore
+	git -C "$co" -c user.name=t -c user.email=t@t commit -qm init
+	cd "$co"
+	# The background HTTP server too: it writes .mas_http.pid, .socket, .log.
+	export MAS_HTTP=on MAS_HTTP_PORT=0
+	run mas start --no-attach
+	assert_success
+	run env MAS_SESSION_MODE=isolated "$MAS_BIN" start --no-attach 3>&-
+	assert_success
+	assert_file_exists "$co/.mas_session"
+	assert_dir_exists "$co/sessions"
+	assert_dir_exists "$co/unit/00"
+	run git -C "$co" status --porcelain --untracked-files=all
+	assert_success
+	assert_output ''
+	run mas stop --force
+	run env MAS_SESSION_MODE=isolated "$MAS_BIN" session stop "$(ls "$co/sessions" | head -1)" 3>&-
+}
