@@ -35,5 +35,30 @@ setup() {
 	assert_success
 	assert_output ''
 	run mas stop --force
-	run env MAS_SESSION_MODE=isolated "$MAS_BIN" session stop "$(ls "$co/sessions" | head -1)" 3>&-
+	local dir
+	for dir in "$co"/sessions/*/; do
+		run mas session stop "$(basename "$dir")"
+	done
+}
+
+@test "env --shell fish sets the variables in fish and --unset erases them with set -e" {
+	export MAS_ROOT="$BATS_TEST_TMPDIR/root"
+	local id
+	id="$(mas session create --no-attach 2>/dev/null)"
+	run mas env "${id:0:8}" --shell fish --unset
+	assert_success
+	assert_line --index 0 'set -e MAS_SESSION_DIR'
+	assert_line 'set -e MAS_SESSION_ID'
+	[ "${#lines[@]}" -eq 8 ] || fail "$output"
+	# shellcheck disable=SC2016 # fish expands these, not bash
+	run fish --no-config -c '
+		"$MAS_BIN" env $argv[1] --shell fish | source; or exit 9
+		echo "set: $MAS_SESSION_ID"
+		env | grep -c "^MAS_SESSION_ID="
+		"$MAS_BIN" env $argv[1] --shell fish --unset | source; or exit 9
+		set -q MAS_SESSION_ID; or echo "erased"' -- "${id:0:8}"
+	assert_success
+	assert_output "set: $id
+1
+erased"
 }
