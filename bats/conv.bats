@@ -4,6 +4,12 @@
 
 load helpers
 
+setup_file() {
+	# The Go caches of the user running the suite: tests get their own HOME.
+	GOMODCACHE="$(go env GOMODCACHE)" GOCACHE="$(go env GOCACHE)"
+	export GOMODCACHE GOCACHE
+}
+
 setup() {
 	common_setup
 	skip_if_original "conventions of the rewrite (issue 16)"
@@ -61,4 +67,39 @@ setup() {
 	assert_output "set: $id
 1
 erased"
+}
+
+@test "mas --version and -v print what mas version prints: the version, then the commit and its date" {
+	run --separate-stderr mas version
+	assert_success
+	local want="$output"
+	assert_line --index 0 --regexp '^mas version [0-9]+\.[0-9]+\.[0-9]+[-.a-z0-9]*$'
+	local arg
+	for arg in --version -v; do
+		run --separate-stderr mas "$arg"
+		assert_success
+		[ "$output" = "$want" ] || fail "$arg: $output"
+		[ -z "$stderr" ] || fail "$arg: stderr $stderr"
+	done
+	# A build from a git checkout names its commit and the commit's date
+	# (GOFLAGS may say -buildvcs=false on a build machine: the flag given
+	# here wins). The checkout holds this tree, committed at a known date.
+	local repo co="$BATS_TEST_TMPDIR/checkout"
+	repo="$(cd "$BATS_TEST_DIRNAME/.." && pwd)"
+	mkdir -p "$co"
+	(cd "$repo" && git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$co" 2>/dev/null || true)
+	git -C "$co" init -q
+	git -C "$co" add -A
+	GIT_COMMITTER_DATE=2026-01-02T03:04:05Z git -C "$co" -c user.name=t -c user.email=t@t commit -qm build
+	(cd "$co" && go build -buildvcs=true -o "$BATS_TEST_TMPDIR/stamped" .)
+	run --separate-stderr "$BATS_TEST_TMPDIR/stamped" --version
+	assert_success
+	assert_line --index 1 "commit: $(git -C "$co" rev-parse HEAD)"
+	assert_line --index 2 "commit date: 2026-01-02T03:04:05Z"
+	# A tree that differs from its commit says so.
+	echo >>"$co/README.md"
+	(cd "$co" && go build -buildvcs=true -o "$BATS_TEST_TMPDIR/stamped" .)
+	run --separate-stderr "$BATS_TEST_TMPDIR/stamped" -v
+	assert_success
+	assert_line --index 1 "commit: $(git -C "$co" rev-parse HEAD) (with uncommitted changes)"
 }

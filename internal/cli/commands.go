@@ -1,5 +1,11 @@
 package cli
 
+// rootFlags are the flags of mas itself, given before any command.
+var rootFlags = []flagSpec{
+	{long: "version", short: "v", usage: "print the version, commit and commit date (as mas version)"},
+	{long: "help", short: "h", usage: "show this help"},
+}
+
 // commands is the whole command line of mas, in the order help shows it.
 func (a *App) commands() []*command {
 	return []*command{
@@ -68,6 +74,6 @@ func (a *App) commands() []*command {
 			action: a.serve},
 		{name: "help", args: []string{"[command]", "[subcommand]"}, usage: "Show this help, or the help of one command",
 			action: a.help},
-		{name: "version", usage: "Print the version", action: a.version},
+		{name: "version", usage: "Print the version, and the commit and date it was built from", action: a.version},
 	}
 }
