@@ -72,15 +72,23 @@ Targets (send, list -u):
 <id> (session, env): the full session UUID, its first 8 characters, or mas-xxxxxxxx.
 
 Environment:
-  MAS_SESSION_MODE   legacy or isolated; when unset, start is isolated if
-                     MAS_SESSION_ID is set, else legacy; legacy with
-                     MAS_SESSION_ID is a usage error
-  MAS_ROOT           root of unit/, workflows/ and sessions/
-  MAS_SESSION_ID     id of the isolated session to create or act on
-  MAS_SESSION_NAME   tmux session to act on
-  MAS_AGENT_COMMAND  program run in each pane (default clauded)
-  MAS_TMUX_SOCKET    use a private tmux server (tmux -L)
-  MAS_DEBUG=1        trace every tmux call on stderr
+  MAS_SESSION_MODE    legacy or isolated; when unset, start is isolated if
+                      MAS_SESSION_ID is set, else legacy; legacy with
+                      MAS_SESSION_ID is a usage error
+  MAS_ROOT            root of unit/, workflows/ and sessions/
+  MAS_WORKSPACE_ROOT  the root when MAS_ROOT is unset
+  MAS_SESSION_ID      id of the isolated session to create or act on
+  MAS_SESSION_NAME    tmux session to act on
+  MAS_AGENT_COMMAND   program run in each pane (default clauded)
+  MAS_TMUX_SOCKET     use a private tmux server (tmux -L)
+  MAS_DEBUG=1         trace every tmux call on stderr
+  MAS_PANE_LOGS=1     new isolated sessions log each pane to logs/agent-NN.log
+  MAS_READY_TIMEOUT   seconds start --config waits for the agents (default 60)
+  MAS_HTTP=off        start and session create launch no HTTP server
+  MAS_HTTP_HOST       host of the HTTP server (default 127.0.0.1)
+  MAS_HTTP_PORT       port of the HTTP server (default 8765)
+  MAS_API_TOKEN       bearer token the HTTP API requires; needed to listen
+                      on an address other than loopback
 `
 
 func writeFlagsHelp(b *strings.Builder, flags []flagSpec) {
