@@ -103,3 +103,78 @@ erased"
 	assert_success
 	assert_line --index 1 "commit: $(git -C "$co" rev-parse HEAD) (with uncommitted changes)"
 }
+
+# use_mas_on_path puts the binary on PATH as mas and mas_refactored.sh, as
+# installed, and a tmux that logs its calls ahead of the real one.
+use_mas_on_path() {
+	ln -sf "$MAS_BIN" "$BATS_TEST_TMPDIR/bin/mas"
+	ln -sf "$MAS_BIN" "$BATS_TEST_TMPDIR/bin/mas_refactored.sh"
+	log_tmux_calls
+	export PATH="$TMUX_LOG_PATH:$BATS_TEST_TMPDIR/bin:$PATH"
+}
+
+@test "bash completion: commands, targets, session prefixes, for mas and mas_refactored.sh, without running tmux" {
+	use_mas_on_path
+	export MAS_ROOT="$BATS_TEST_TMPDIR/root"
+	local id
+	id="$(mas session create --no-attach 2>/dev/null)"
+	rm -f "$TMUX_LOG"
+	# shellcheck disable=SC2016 # run by the bash below
+	run bash --norc -c '
+		source <(mas completion bash) || exit 9
+		comp() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=(); _mas; echo "${COMPREPLY[*]}"; }
+		comp mas se
+		comp mas_refactored.sh se
+		comp mas send ""
+		comp mas send design,2
+		comp mas env ""
+		comp mas session stop ""
+		comp mas env x --shell ""
+		comp mas session at
+		complete -p mas mas_refactored.sh'
+	assert_success
+	assert_line --index 0 "send session serve"
+	assert_line --index 1 "send session serve"
+	assert_line --index 2 --partial "00 10 11 12 13 20 21 22 23 30 31 32 33 agent-00 "
+	assert_line --index 2 --partial " design "
+	assert_line --index 2 --partial " managers workers all"
+	assert_line --index 3 "design,20 design,21 design,22 design,23"
+	assert_line --index 4 "${id:0:8}"
+	assert_line --index 5 "${id:0:8}"
+	assert_line --index 6 "bash zsh posix fish"
+	assert_line --index 7 "attach"
+	assert_line --index 8 "complete -F _mas mas"
+	assert_line --index 9 "complete -F _mas mas_refactored.sh"
+	assert_file_not_exists "$TMUX_LOG"
+}
+
+@test "zsh and fish completion load and complete" {
+	use_mas_on_path
+	export MAS_ROOT="$BATS_TEST_TMPDIR/root"
+	local id
+	id="$(mas session create --no-attach 2>/dev/null)"
+	# shellcheck disable=SC2016 # run by zsh
+	run zsh -f -c '
+		autoload -U compinit && compinit -u -d "$HOME/.zcompdump" || exit 9
+		source <(mas completion zsh) || exit 9
+		print -r -- $_comps[mas] $_comps[mas_refactored.sh]
+		compadd() { shift 2; print -r -- "$*"; }
+		words=(mas send de) CURRENT=3 _mas
+		words=(mas env "") CURRENT=3 _mas'
+	assert_success
+	assert_output "_mas _mas
+design development
+${id:0:8}"
+	run fish --no-config -c 'mas completion fish | source; or exit 9
+		complete -C "mas se"; complete -C "mas_refactored.sh send design,1"; complete -C "mas env "'
+	assert_success
+	# fish sorts the candidates.
+	assert_output "send
+serve
+session
+design,10
+design,11
+design,12
+design,13
+${id:0:8}"
+}

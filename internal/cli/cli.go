@@ -57,6 +57,9 @@ func Run(ctx context.Context, e Env) error {
 func (a *App) run(ctx context.Context, args []string) error {
 	c, path := a.root, ""
 	var names []string
+	if len(args) > 0 && args[0] == completeCommand {
+		return a.complete(args[1:])
+	}
 	if len(args) > 0 && (args[0] == "-v" || args[0] == "--version") {
 		args = append([]string{"version"}, args[1:]...)
 	}

@@ -72,6 +72,8 @@ func (a *App) commands() []*command {
 		{name: "serve", usage: "Serve the HTTP API",
 			flags:  []flagSpec{{long: "addr", value: "HOST:PORT", usage: "listen address (default 127.0.0.1:8765)"}},
 			action: a.serve},
+		{name: "completion", args: []string{"<shell>"}, usage: "Print the completion script for bash, zsh or fish: source <(mas completion bash)",
+			action: a.completion},
 		{name: "help", args: []string{"[command]", "[subcommand]"}, usage: "Show this help, or the help of one command",
 			action: a.help},
 		{name: "version", usage: "Print the version, and the commit and date it was built from", action: a.version},
