@@ -178,3 +178,16 @@ design,12
 design,13
 ${id:0:8}"
 }
+
+@test "mas man prints mas(1), which man renders without a warning" {
+	command -v man >/dev/null || skip "no man"
+	run --separate-stderr mas man
+	assert_success
+	assert_line --index 0 --regexp '^\.TH MAS 1 '
+	run --separate-stderr bash -c '"$MAS_BIN" man | MANWIDTH=80 man --warnings=all -l -'
+	assert_success
+	[ -z "$stderr" ] || fail "man warned: $stderr"
+	assert_line --regexp '^MAS\(1\) +User Commands +MAS\(1\)$'
+	assert_line '       session stop <id>'
+	assert_line '       MAS_API_TOKEN'
+}

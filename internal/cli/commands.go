@@ -74,6 +74,8 @@ func (a *App) commands() []*command {
 			action: a.serve},
 		{name: "completion", args: []string{"<shell>"}, usage: "Print the completion script for bash, zsh or fish: source <(mas completion bash)",
 			action: a.completion},
+		{name: "man", usage: "Print this manual as a roff man page: mas man | man -l -",
+			action: a.man},
 		{name: "help", args: []string{"[command]", "[subcommand]"}, usage: "Show this help, or the help of one command",
 			action: a.help},
 		{name: "version", usage: "Print the version, and the commit and date it was built from", action: a.version},
