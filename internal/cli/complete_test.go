@@ -38,7 +38,10 @@ func TestCandidates(t *testing.T) {
 	if err := verbs.StopSession(context.Background(), root, ids[1]); err != nil {
 		t.Fatal(err)
 	}
-	active, stopped := ids[0], ids[1]
+	active := ids[0]
+	slices.Sort(ids) // candidates come in the order of the directories
+	prefixes := []string{ids[0][:8], ids[1][:8]}
+	tmuxNames := []string{"mas-" + ids[0][:8], "mas-" + ids[1][:8]}
 	calls := len(rec.Calls())
 	before := snapshot(t, root)
 
@@ -57,10 +60,10 @@ func TestCandidates(t *testing.T) {
 		{[]string{"send", "00", "hi", "--ex"}, []string{"--execute"}, "flags after the message"},
 		{[]string{"send", "00", "hi", "--", "-"}, nil, "nothing after --"},
 		{[]string{"list", "-u", "ma"}, []string{"managers"}, "a flag's value"},
-		{[]string{"env", ""}, []string{active[:8], stopped[:8]}, "8-character prefixes of every session"},
+		{[]string{"env", ""}, prefixes, "8-character prefixes of every session"},
 		{[]string{"env", active[:9]}, []string{active}, "the full id once it is being typed"},
-		{[]string{"env", "mas-"}, []string{"mas-" + active[:8], "mas-" + stopped[:8]}, "tmux names"},
-		{[]string{"session", "show", ""}, []string{active[:8], stopped[:8]}, "show: any session"},
+		{[]string{"env", "mas-"}, tmuxNames, "tmux names"},
+		{[]string{"session", "show", ""}, prefixes, "show: any session"},
 		{[]string{"session", "stop", ""}, []string{active[:8]}, "stop: only an active session"},
 		{[]string{"session", "attach", ""}, []string{active[:8]}, "attach: only an active session"},
 		{[]string{"session", "attach", active[:8], "-w", "d"}, []string{"design", "development"}, "window names"},
