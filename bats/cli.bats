@@ -110,7 +110,7 @@ OUT
 @test "version prints mas version <version>" {
 	run --separate-stderr mas version
 	assert_success
-	assert_output --regexp '^mas version [0-9]+\.[0-9]+\.[0-9]+[-.a-z0-9]*$'
+	assert_line --index 0 --regexp '^mas version [0-9]+\.[0-9]+\.[0-9]+[-.a-z0-9]*$'
 }
 
 # bats test_tags=original

@@ -44,7 +44,7 @@ func New(e Env) *App {
 // newApp is the command line of e over the verbs of verbs.
 func newApp(e Env, verbs *app.App) *App {
 	a := &App{e: e, app: verbs}
-	a.root = &command{name: "mas", subs: a.commands()}
+	a.root = &command{name: "mas", subs: a.commands(), flags: rootFlags}
 	return a
 }
 
@@ -57,6 +57,12 @@ func Run(ctx context.Context, e Env) error {
 func (a *App) run(ctx context.Context, args []string) error {
 	c, path := a.root, ""
 	var names []string
+	if len(args) > 0 && args[0] == completeCommand {
+		return a.complete(args[1:])
+	}
+	if len(args) > 0 && (args[0] == "-v" || args[0] == "--version") {
+		args = append([]string{"version"}, args[1:]...)
+	}
 	for len(c.subs) > 0 {
 		switch {
 		case len(args) == 0 && c != a.root:

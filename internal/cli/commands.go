@@ -1,5 +1,11 @@
 package cli
 
+// rootFlags are the flags of mas itself, given before any command.
+var rootFlags = []flagSpec{
+	{long: "version", short: "v", usage: "print the version, commit and commit date (as mas version)"},
+	{long: "help", short: "h", usage: "show this help"},
+}
+
 // commands is the whole command line of mas, in the order help shows it.
 func (a *App) commands() []*command {
 	return []*command{
@@ -66,8 +72,12 @@ func (a *App) commands() []*command {
 		{name: "serve", usage: "Serve the HTTP API",
 			flags:  []flagSpec{{long: "addr", value: "HOST:PORT", usage: "listen address (default 127.0.0.1:8765)"}},
 			action: a.serve},
+		{name: "completion", args: []string{"<shell>"}, usage: "Print the completion script for bash, zsh or fish: source <(mas completion bash)",
+			action: a.completion},
+		{name: "man", usage: "Print this manual as a roff man page: mas man | man -l -",
+			action: a.man},
 		{name: "help", args: []string{"[command]", "[subcommand]"}, usage: "Show this help, or the help of one command",
 			action: a.help},
-		{name: "version", usage: "Print the version", action: a.version},
+		{name: "version", usage: "Print the version, and the commit and date it was built from", action: a.version},
 	}
 }

@@ -61,7 +61,7 @@ func TestCommands(t *testing.T) {
 		{"isolated", []string{"env", "nope"}, "", "", "", "usage: env: malformed session id"},
 		{"", []string{"list", "-u", "00"}, "", "=== MAS Agent List ===\n\nUnit 00: Meta Manager              (Model: opus)\n", "", ""},
 		{"", []string{"list", "-u", "nope"}, "", "=== MAS Agent List ===\n\n", "mas: warning: no agent matches target \"nope\"\n", ""},
-		{"", []string{"version"}, "", "mas version test\n", "", ""},
+		{"", []string{"version"}, "", "~mas version test\n", "", ""},
 		{"", []string{"help", "nope"}, "", "", "", "usage: help: unknown command: nope"},
 		{"", []string{"serve", "--addr", "0.0.0.0:0"}, "", "", "", "usage: serve: refusing to listen on 0.0.0.0:0 without MAS_API_TOKEN"},
 	}

@@ -65,11 +65,21 @@ func (a *App) envCommand(_ context.Context, cc *ucli.Context) error {
 		return err
 	}
 	if a.e.StdoutTTY && !cc.Bool("json") {
-		how := `vars=$(mas env ` + ref + `) && eval "$vars"`
-		if shell == envfile.Fish {
-			how = "mas env " + ref + " --shell fish | source"
-		}
-		fmt.Fprintf(a.e.Stderr, "mas: hint: to load these into your shell: %s\n", how)
+		fmt.Fprintf(a.e.Stderr, "mas: hint: %s\n", envHint(ref, shell, cc.Bool("unset")))
 	}
 	return nil
+}
+
+// envHint tells a user at a terminal how to apply what env printed, in
+// the form of the shell it was printed for.
+func envHint(ref string, shell envfile.Shell, unset bool) string {
+	switch {
+	case shell == envfile.Fish && unset:
+		return "to remove these from your shell: mas env " + ref + " --shell fish --unset | source"
+	case shell == envfile.Fish:
+		return "to load these into your shell: mas env " + ref + " --shell fish | source"
+	case unset:
+		return `to remove these from your shell: eval "$(mas env ` + ref + ` --unset)"`
+	}
+	return `to load these into your shell: vars=$(mas env ` + ref + `) && eval "$vars"`
 }

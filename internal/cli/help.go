@@ -23,17 +23,14 @@ func (a *App) help(_ context.Context, cc *ucli.Context) error {
 	return a.writeHelp(c)
 }
 
-func (a *App) version(context.Context, *ucli.Context) error {
-	_, err := fmt.Fprintf(a.e.Stdout, "mas version %s\n", a.e.Version)
-	return err
-}
-
 // writeHelp prints the help of c (the root: every command) to stdout.
 func (a *App) writeHelp(c *command) error {
 	var b strings.Builder
 	if c == a.root {
 		fmt.Fprintf(&b, "mas %s - run a team of 13 coding agents in tmux\n\n", a.e.Version)
-		b.WriteString("Usage:\n  mas <command> [arguments] [flags]\n\nCommands:\n")
+		b.WriteString("Usage:\n  mas <command> [arguments] [flags]\n  mas [flags]\n\nFlags:\n")
+		writeFlagsHelp(&b, c.flags)
+		b.WriteString("\nCommands:\n")
 		for _, cmd := range c.subs {
 			writeCommandHelp(&b, cmd, "")
 		}
@@ -59,16 +56,7 @@ func parentPrefix(root, c *command) string {
 func writeCommandHelp(b *strings.Builder, c *command, prefix string) {
 	synopsis := strings.TrimSpace(prefix + c.name + " " + strings.Join(c.args, " "))
 	fmt.Fprintf(b, "  %s\n      %s\n", synopsis, c.usage)
-	for _, f := range c.flags {
-		names := "--" + f.long
-		if f.short != "" {
-			names = "-" + f.short + ", " + names
-		}
-		if f.value != "" {
-			names += " " + f.value
-		}
-		fmt.Fprintf(b, "        %-24s %s\n", names, f.usage)
-	}
+	writeFlagsHelp(b, c.flags)
 	for _, s := range c.subs {
 		writeCommandHelp(b, s, prefix+c.name+" ")
 	}
@@ -84,13 +72,34 @@ Targets (send, list -u):
 <id> (session, env): the full session UUID, its first 8 characters, or mas-xxxxxxxx.
 
 Environment:
-  MAS_SESSION_MODE   legacy or isolated; when unset, start is isolated if
-                     MAS_SESSION_ID is set, else legacy; legacy with
-                     MAS_SESSION_ID is a usage error
-  MAS_ROOT           root of unit/, workflows/ and sessions/
-  MAS_SESSION_ID     id of the isolated session to create or act on
-  MAS_SESSION_NAME   tmux session to act on
-  MAS_AGENT_COMMAND  program run in each pane (default clauded)
-  MAS_TMUX_SOCKET    use a private tmux server (tmux -L)
-  MAS_DEBUG=1        trace every tmux call on stderr
+  MAS_SESSION_MODE    legacy or isolated; when unset, start is isolated if
+                      MAS_SESSION_ID is set, else legacy; legacy with
+                      MAS_SESSION_ID is a usage error
+  MAS_ROOT            root of unit/, workflows/ and sessions/
+  MAS_WORKSPACE_ROOT  the root when MAS_ROOT is unset
+  MAS_SESSION_ID      id of the isolated session to create or act on
+  MAS_SESSION_NAME    tmux session to act on
+  MAS_AGENT_COMMAND   program run in each pane (default clauded)
+  MAS_TMUX_SOCKET     use a private tmux server (tmux -L)
+  MAS_DEBUG=1         trace every tmux call on stderr
+  MAS_PANE_LOGS=1     new isolated sessions log each pane to logs/agent-NN.log
+  MAS_READY_TIMEOUT   seconds start --config waits for the agents (default 60)
+  MAS_HTTP=off        start and session create launch no HTTP server
+  MAS_HTTP_HOST       host of the HTTP server (default 127.0.0.1)
+  MAS_HTTP_PORT       port of the HTTP server (default 8765)
+  MAS_API_TOKEN       bearer token the HTTP API requires; needed to listen
+                      on an address other than loopback
 `
+
+func writeFlagsHelp(b *strings.Builder, flags []flagSpec) {
+	for _, f := range flags {
+		names := "--" + f.long
+		if f.short != "" {
+			names = "-" + f.short + ", " + names
+		}
+		if f.value != "" {
+			names += " " + f.value
+		}
+		fmt.Fprintf(b, "        %-24s %s\n", names, f.usage)
+	}
+}

@@ -1,0 +1,193 @@
+#!/usr/bin/env bats
+# The conventions terminal users expect (issue 16): version, completion,
+# man page, env for fish, a checkout left clean.
+
+load helpers
+
+setup_file() {
+	# The Go caches of the user running the suite: tests get their own HOME.
+	GOMODCACHE="$(go env GOMODCACHE)" GOCACHE="$(go env GOCACHE)"
+	export GOMODCACHE GOCACHE
+}
+
+setup() {
+	common_setup
+	skip_if_original "conventions of the rewrite (issue 16)"
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\nexec sleep 3600\n' >"$BATS_TEST_TMPDIR/bin/idle-agent"
+	chmod +x "$BATS_TEST_TMPDIR/bin/idle-agent"
+	export MAS_AGENT_COMMAND="$BATS_TEST_TMPDIR/bin/idle-agent" SHELL=/bin/sh
+}
+
+@test "running from a checkout leaves no untracked file: sessions/, .mas_http.*, .mas_session are ignored" {
+	# A checkout as a user has it: the project's .gitignore, committed.
+	local co="$BATS_TEST_TMPDIR/checkout"
+	mkdir -p "$co"
+	cp "$BATS_TEST_DIRNAME/../.gitignore" "$co/"
+	git -C "$co" init -q
+	git -C "$co" add .gitignore
+	git -C "$co" -c user.name=t -c user.email=t@t commit -qm init
+	cd "$co"
+	# The background HTTP server too: it writes .mas_http.pid, .socket, .log.
+	export MAS_HTTP=on MAS_HTTP_PORT=0
+	run mas start --no-attach
+	assert_success
+	run env MAS_SESSION_MODE=isolated "$MAS_BIN" start --no-attach 3>&-
+	assert_success
+	assert_file_exists "$co/.mas_session"
+	assert_dir_exists "$co/sessions"
+	assert_dir_exists "$co/unit/00"
+	run git -C "$co" status --porcelain --untracked-files=all
+	assert_success
+	assert_output ''
+	run mas stop --force
+	local dir
+	for dir in "$co"/sessions/*/; do
+		run mas session stop "$(basename "$dir")"
+	done
+}
+
+@test "env --shell fish sets the variables in fish and --unset erases them with set -e" {
+	export MAS_ROOT="$BATS_TEST_TMPDIR/root"
+	local id
+	id="$(mas session create --no-attach 2>/dev/null)"
+	run mas env "${id:0:8}" --shell fish --unset
+	assert_success
+	assert_line --index 0 'set -e MAS_SESSION_DIR'
+	assert_line 'set -e MAS_SESSION_ID'
+	[ "${#lines[@]}" -eq 8 ] || fail "$output"
+	# shellcheck disable=SC2016 # fish expands these, not bash
+	run fish --no-config -c '
+		"$MAS_BIN" env $argv[1] --shell fish | source; or exit 9
+		echo "set: $MAS_SESSION_ID"
+		env | grep -c "^MAS_SESSION_ID="
+		"$MAS_BIN" env $argv[1] --shell fish --unset | source; or exit 9
+		set -q MAS_SESSION_ID; or echo "erased"' -- "${id:0:8}"
+	assert_success
+	assert_output "set: $id
+1
+erased"
+}
+
+@test "mas --version and -v print what mas version prints: the version, then the commit and its date" {
+	run --separate-stderr mas version
+	assert_success
+	local want="$output"
+	assert_line --index 0 --regexp '^mas version [0-9]+\.[0-9]+\.[0-9]+[-.a-z0-9]*$'
+	local arg
+	for arg in --version -v; do
+		run --separate-stderr mas "$arg"
+		assert_success
+		[ "$output" = "$want" ] || fail "$arg: $output"
+		[ -z "$stderr" ] || fail "$arg: stderr $stderr"
+	done
+	# A build from a git checkout names its commit and the commit's date
+	# (GOFLAGS may say -buildvcs=false on a build machine: the flag given
+	# here wins). The checkout holds this tree, committed at a known date.
+	local repo co="$BATS_TEST_TMPDIR/checkout"
+	repo="$(cd "$BATS_TEST_DIRNAME/.." && pwd)"
+	mkdir -p "$co"
+	(cd "$repo" && git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$co" 2>/dev/null || true)
+	git -C "$co" init -q
+	git -C "$co" add -A
+	GIT_COMMITTER_DATE=2026-01-02T03:04:05Z git -C "$co" -c user.name=t -c user.email=t@t commit -qm build
+	(cd "$co" && go build -buildvcs=true -o "$BATS_TEST_TMPDIR/stamped" .)
+	run --separate-stderr "$BATS_TEST_TMPDIR/stamped" --version
+	assert_success
+	assert_line --index 1 "commit: $(git -C "$co" rev-parse HEAD)"
+	assert_line --index 2 "commit date: 2026-01-02T03:04:05Z"
+	# A tree that differs from its commit says so.
+	echo >>"$co/README.md"
+	(cd "$co" && go build -buildvcs=true -o "$BATS_TEST_TMPDIR/stamped" .)
+	run --separate-stderr "$BATS_TEST_TMPDIR/stamped" -v
+	assert_success
+	assert_line --index 1 "commit: $(git -C "$co" rev-parse HEAD) (with uncommitted changes)"
+}
+
+# use_mas_on_path puts the binary on PATH as mas and mas_refactored.sh, as
+# installed, and a tmux that logs its calls ahead of the real one.
+use_mas_on_path() {
+	ln -sf "$MAS_BIN" "$BATS_TEST_TMPDIR/bin/mas"
+	ln -sf "$MAS_BIN" "$BATS_TEST_TMPDIR/bin/mas_refactored.sh"
+	log_tmux_calls
+	export PATH="$TMUX_LOG_PATH:$BATS_TEST_TMPDIR/bin:$PATH"
+}
+
+@test "bash completion: commands, targets, session prefixes, for mas and mas_refactored.sh, without running tmux" {
+	use_mas_on_path
+	export MAS_ROOT="$BATS_TEST_TMPDIR/root"
+	local id
+	id="$(mas session create --no-attach 2>/dev/null)"
+	rm -f "$TMUX_LOG"
+	# shellcheck disable=SC2016 # run by the bash below
+	run bash --norc -c '
+		source <(mas completion bash) || exit 9
+		comp() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=(); _mas; echo "${COMPREPLY[*]}"; }
+		comp mas se
+		comp mas_refactored.sh se
+		comp mas send ""
+		comp mas send design,2
+		comp mas env ""
+		comp mas session stop ""
+		comp mas env x --shell ""
+		comp mas session at
+		complete -p mas mas_refactored.sh'
+	assert_success
+	assert_line --index 0 "send session serve"
+	assert_line --index 1 "send session serve"
+	assert_line --index 2 --partial "00 10 11 12 13 20 21 22 23 30 31 32 33 agent-00 "
+	assert_line --index 2 --partial " design "
+	assert_line --index 2 --partial " managers workers all"
+	assert_line --index 3 "design,20 design,21 design,22 design,23"
+	assert_line --index 4 "${id:0:8}"
+	assert_line --index 5 "${id:0:8}"
+	assert_line --index 6 "bash zsh posix fish"
+	assert_line --index 7 "attach"
+	assert_line --index 8 "complete -F _mas mas"
+	assert_line --index 9 "complete -F _mas mas_refactored.sh"
+	assert_file_not_exists "$TMUX_LOG"
+}
+
+@test "zsh and fish completion load and complete" {
+	use_mas_on_path
+	export MAS_ROOT="$BATS_TEST_TMPDIR/root"
+	local id
+	id="$(mas session create --no-attach 2>/dev/null)"
+	# shellcheck disable=SC2016 # run by zsh
+	run zsh -f -c '
+		autoload -U compinit && compinit -u -d "$HOME/.zcompdump" || exit 9
+		source <(mas completion zsh) || exit 9
+		print -r -- $_comps[mas] $_comps[mas_refactored.sh]
+		compadd() { shift 2; print -r -- "$*"; }
+		words=(mas send de) CURRENT=3 _mas
+		words=(mas env "") CURRENT=3 _mas'
+	assert_success
+	assert_output "_mas _mas
+design development
+${id:0:8}"
+	run fish --no-config -c 'mas completion fish | source; or exit 9
+		complete -C "mas se"; complete -C "mas_refactored.sh send design,1"; complete -C "mas env "'
+	assert_success
+	# fish sorts the candidates.
+	assert_output "send
+serve
+session
+design,10
+design,11
+design,12
+design,13
+${id:0:8}"
+}
+
+@test "mas man prints mas(1), which man renders without a warning" {
+	command -v man >/dev/null || skip "no man"
+	run --separate-stderr mas man
+	assert_success
+	assert_line --index 0 --regexp '^\.TH MAS 1 '
+	run --separate-stderr bash -c '"$MAS_BIN" man | MANWIDTH=80 man --warnings=all -l -'
+	assert_success
+	[ -z "$stderr" ] || fail "man warned: $stderr"
+	assert_line --regexp '^MAS\(1\) +User Commands +MAS\(1\)$'
+	assert_line '       session stop <id>'
+	assert_line '       MAS_API_TOKEN'
+}

@@ -1,0 +1,135 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"mas/internal/app"
+	"mas/internal/faketmux"
+)
+
+// TestCandidates runs the completer over a root holding two sessions, one
+// active and one stopped, and a fake tmux that must not be called.
+func TestCandidates(t *testing.T) {
+	_, rec := faketmux.New()
+	root := t.TempDir()
+	vars := map[string]string{"MAS_ROOT": root, "MAS_HTTP": "off"}
+	verbs := &app.App{
+		Env:       app.Env{Getenv: func(k string) string { return vars[k] }, Cwd: root},
+		Tmux:      rec,
+		AnyServer: rec,
+		Now:       func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
+		Progress:  &bytes.Buffer{},
+	}
+	var ids []string
+	for range 2 {
+		s, err := verbs.Start(context.Background(), app.Launch{Mode: app.Isolated})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, s.ID)
+	}
+	if err := verbs.StopSession(context.Background(), root, ids[1]); err != nil {
+		t.Fatal(err)
+	}
+	active := ids[0]
+	slices.Sort(ids) // candidates come in the order of the directories
+	prefixes := []string{ids[0][:8], ids[1][:8]}
+	tmuxNames := []string{"mas-" + ids[0][:8], "mas-" + ids[1][:8]}
+	calls := len(rec.Calls())
+	before := snapshot(t, root)
+
+	tests := []struct {
+		words []string
+		want  []string // "+x": contains x; "!x": does not; otherwise exactly
+		why   string
+	}{
+		{[]string{"se"}, []string{"send", "session", "serve"}, "commands by prefix, in help order"},
+		{[]string{""}, []string{"+init", "+completion", "+version", "!--version", "!__complete"}, "every command; flags only for a dash"},
+		{[]string{"-"}, []string{"--version", "-v", "--help", "-h"}, "the flags of mas itself"},
+		{[]string{"session", ""}, []string{"create", "list", "show", "stop", "prune", "attach"}, "subcommands"},
+		{[]string{"send", ""}, []string{"+design", "+agent-00", "+00", "+33", "+window3", "+managers", "+workers", "+all", "!01"}, "every target form"},
+		{[]string{"send", "design,2"}, []string{"design,20", "design,21", "design,22", "design,23"}, "the last part of a list, the parts before kept"},
+		{[]string{"send", "-"}, nil, "the first word of send is the target whatever it looks like"},
+		{[]string{"send", "00", "hi", "--ex"}, []string{"--execute"}, "flags after the message"},
+		{[]string{"send", "00", "hi", "--", "-"}, nil, "nothing after --"},
+		{[]string{"list", "-u", "ma"}, []string{"managers"}, "a flag's value"},
+		{[]string{"env", ""}, prefixes, "8-character prefixes of every session"},
+		{[]string{"env", active[:9]}, []string{active}, "the full id once it is being typed"},
+		{[]string{"env", "mas-"}, tmuxNames, "tmux names"},
+		{[]string{"session", "show", ""}, prefixes, "show: any session"},
+		{[]string{"session", "stop", ""}, []string{active[:8]}, "stop: only an active session"},
+		{[]string{"session", "attach", ""}, []string{active[:8]}, "attach: only an active session"},
+		{[]string{"session", "attach", active[:8], "-w", "d"}, []string{"design", "development"}, "window names"},
+		{[]string{"env", active[:8], "--shell", ""}, []string{"bash", "zsh", "posix", "fish"}, "shells"},
+		{[]string{"env", active[:8], "--shell=f"}, []string{"--shell=fish"}, "the --flag=value form"},
+		{[]string{"env", active[:8], "--"}, []string{"--shell", "--unset", "--json"}, "flags of env"},
+		{[]string{"start", "--config", ""}, []string{filesDirective}, "a file"},
+		{[]string{"help", "session", "s"}, []string{"show", "stop"}, "help's subcommand"},
+		{[]string{"completion", ""}, []string{"bash", "zsh", "fish"}, "the shells"},
+		{[]string{"bogus", ""}, nil, "nothing under an unknown command"},
+		{[]string{"status", "x", ""}, nil, "nothing where the command takes no argument"},
+	}
+	a := newApp(Env{Getenv: verbs.Getenv, Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Cwd: root}, verbs)
+	for _, tt := range tests {
+		got := a.candidates(tt.words)
+		name := strings.Join(tt.words, " ") + "<TAB>"
+		exact := true
+		for _, w := range tt.want {
+			switch {
+			case strings.HasPrefix(w, "+"):
+				exact = false
+				if !slices.Contains(got, w[1:]) {
+					t.Errorf("%s: %q lacks %q (%s)", name, got, w[1:], tt.why)
+				}
+			case strings.HasPrefix(w, "!"):
+				if slices.Contains(got, w[1:]) {
+					t.Errorf("%s: %q holds %q (%s)", name, got, w[1:], tt.why)
+				}
+			}
+		}
+		if exact && !slices.Equal(got, tt.want) {
+			t.Errorf("%s: got %q, want %q (%s)", name, got, tt.want, tt.why)
+		}
+	}
+	if n := len(rec.Calls()); n != calls {
+		t.Errorf("completion ran tmux: %q", rec.Calls()[calls:])
+	}
+	if after := snapshot(t, root); !slices.Equal(before, after) {
+		t.Errorf("completion changed the root:\nbefore %q\nafter  %q", before, after)
+	}
+}
+
+// snapshot lists every file under root with its size and modification time.
+func snapshot(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.Walk(root, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		out = append(out, p+" "+fi.ModTime().String()+" "+fi.Mode().String())
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestCompleteCommand runs "mas __complete" as the scripts do.
+func TestCompleteCommand(t *testing.T) {
+	stdout, stderr, err := runCLI(t, "__complete", "se")
+	if err != nil || stderr != "" || stdout != "send\nsession\nserve\n" {
+		t.Errorf("__complete se: %q, %q, %v", stdout, stderr, err)
+	}
+	if help, _, _ := runCLI(t, "help"); strings.Contains(help, "__complete") {
+		t.Error("help shows the hidden __complete")
+	}
+}
