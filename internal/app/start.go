@@ -48,6 +48,11 @@ func (m Mode) Failed(err error) error {
 // Start starts a session in the mode l asks for. A legacy session that
 // already runs comes back with legacy.ErrRunning.
 func (a *App) Start(ctx context.Context, l Launch) (*Launched, error) {
+	// Before anything is made: an agent that cannot run would leave
+	// thirteen shells that look like a team.
+	if err := layout.CheckProgram(ctx, a.AgentCommand(), a.UserShell(), a.Getenv("PATH"), a.warn); err != nil {
+		return nil, l.Mode.Failed(err)
+	}
 	if l.Mode == Isolated {
 		s, err := a.createIsolated(ctx, l.ID, l.Config)
 		if err != nil {
@@ -141,3 +146,6 @@ func (a *App) Attach(ctx context.Context, name, window string) error {
 
 // Init makes the working directory a MAS project named name.
 func (a *App) Init(name string) error { return legacy.Init(a.Cwd, name) }
+
+// warn prints a warning for people.
+func (a *App) warn(msg string) { fmt.Fprintf(a.Progress, "mas: warning: %s\n", msg) }
