@@ -73,3 +73,56 @@ root_files() {
 	[ "$(jq -r .error <<<"$output")" = "cannot create session: agent program not found: nosuch: not on PATH, nor an alias, function or command of /bin/bash as a login shell; MAS_AGENT_COMMAND sets the agent command (default clauded)" ] || fail "$output"
 	[ -z "$(tree_state "$ROOT")" ] || fail "left: $(tree_state "$ROOT")"
 }
+
+@test "on a private tmux server the attach hints name the socket, and both forms reach the session" {
+	local id
+	export MAS_TMUX_SOCKET=x
+	run --separate-stderr mas session create --no-attach
+	[ "$status" = 0 ] || fail "$stderr"
+	id="$output"
+	[ "${stderr##*$'\n'}" = "[INFO] Session mas-${id:0:8} is running; attach with: MAS_TMUX_SOCKET=x mas session attach ${id:0:8}, or: tmux -L x attach -t mas-${id:0:8}" ] || fail "$stderr"
+	tmux -L x has-session -t "=mas-${id:0:8}"
+	run --separate-stderr mas session attach "${id:0:8}"
+	assert_failure 1
+	[ "$stderr" = "mas: not a terminal: attach from one with: tmux -L x attach -t mas-${id:0:8}" ] || fail "$stderr"
+	echo 'PROJECT_NAME="demo"' >"$ROOT/.masrc"
+	cd "$ROOT"
+	run --separate-stderr mas start --no-attach
+	[ "$status" = 0 ] || fail "$stderr"
+	[ "${stderr##*$'\n'}" = "[INFO] Session mas-demo is running; attach with: MAS_TMUX_SOCKET=x mas attach, or: tmux -L x attach -t mas-demo" ] || fail "$stderr"
+	run --separate-stderr mas start --no-attach
+	assert_success
+	[ "$stderr" = "[WARNING] Session 'mas-demo' already exists
+[INFO] Attach to it: MAS_TMUX_SOCKET=x mas attach
+[INFO] Stop it: MAS_TMUX_SOCKET=x mas stop" ] || fail "$stderr"
+	tmux -L x kill-server
+}
+
+@test "no such session names the root searched and where it came from" {
+	run --separate-stderr mas session show deadbeef
+	assert_failure 1
+	[ "$stderr" = "mas: no such session deadbeef under $ROOT/sessions (the root, from MAS_ROOT)" ] || fail "$stderr"
+	unset MAS_ROOT
+	cd "$WORK"
+	run --separate-stderr mas session stop deadbeef
+	assert_failure 1
+	[ "$stderr" = "mas: no such session deadbeef under $WORK/sessions (the root: the working directory; MAS_ROOT chooses another)" ] || fail "$stderr"
+}
+
+@test "the API's 409 for several sessions names the request's session field" {
+	local port a b names
+	a="$(mas session create --no-attach)"
+	b="$(mas session create --no-attach)"
+	port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+	MAS_HTTP_PORT="$port" mas serve 2>"$BATS_TEST_TMPDIR/serve.log" &
+	echo $! >>"$BATS_TEST_TMPDIR/node.pids"
+	for _ in $(seq 100); do curl -s "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.05; done
+	run curl -s -H 'Content-Type: application/json' -d '{"target": "00", "message": "hi"}' "http://127.0.0.1:$port/message"
+	[ "$(jq -r .status <<<"$output")" = 409 ] || fail "$output"
+	names="$(printf 'mas-%s\n' "${a:0:8}" "${b:0:8}" | sort | paste -sd, | sed 's/,/, /')"
+	[ "$(jq -r .error <<<"$output")" = "conflict: several mas sessions are running ($names): name one in the request's \"session\" field" ] || fail "$output"
+	# Busy now: serve names the variable that moves it.
+	MAS_HTTP_PORT="$port" run --separate-stderr mas serve
+	assert_failure 1
+	[ "$stderr" = "mas: serve: 127.0.0.1:$port is in use: choose another port with --addr or MAS_HTTP_PORT: listen tcp 127.0.0.1:$port: bind: address already in use" ] || fail "$stderr"
+}
