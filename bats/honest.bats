@@ -126,3 +126,39 @@ root_files() {
 	assert_failure 1
 	[ "$stderr" = "mas: serve: 127.0.0.1:$port is in use: choose another port with --addr or MAS_HTTP_PORT: listen tcp 127.0.0.1:$port: bind: address already in use" ] || fail "$stderr"
 }
+
+@test "status shows agents whose program exited at once as exited, in text and JSON" {
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\nexit 3\n' >"$BATS_TEST_TMPDIR/bin/quitter"
+	chmod +x "$BATS_TEST_TMPDIR/bin/quitter"
+	export MAS_AGENT_COMMAND="$BATS_TEST_TMPDIR/bin/quitter"
+	run --separate-stderr mas session create --no-attach
+	[ "$status" = 0 ] || fail "$stderr"
+	export MAS_SESSION_ID="$output"
+	for _ in $(seq 100); do
+		run mas status --detail --json
+		[ "$(jq -r '[.agents[].status] | unique | join(",")' <<<"$output")" = exited ] && break
+		sleep 0.1
+	done
+	[ "$(jq -r '[.agents[].status] | unique | join(",")' <<<"$output")" = exited ] || fail "$output"
+	run mas status --detail
+	assert_line "  Unit 00 (Meta Manager)           : exited"
+	assert_line "  Unit 33 (Analytics)              : exited"
+}
+
+@test "status tells an agent still starting (profile being read) from one that exited" {
+	local fifo="$BATS_TEST_TMPDIR/never"
+	mkfifo "$fifo"
+	# clauded only on the profile's PATH; the profile waits 4 s without
+	# running a program (read times out on a FIFO nobody writes).
+	PATH="${PATH#"$STUB_BIN":}"
+	printf 'read -r -t 4 _ <>"%s"\n' "$fifo" >>"$HOME/.bash_profile"
+	run --separate-stderr mas session create --no-attach
+	[ "$status" = 0 ] || fail "$stderr"
+	export MAS_SESSION_ID="$output"
+	run mas status --detail --json
+	[ "$(jq -r '.agents[] | select(.id == "21") | .status' <<<"$output")" = starting ] || fail "$output"
+	wait_agents
+	run mas status --detail --json
+	[ "$(jq -r '[.agents[].status] | unique | join(",")' <<<"$output")" = running ] || fail "$output"
+}
