@@ -162,3 +162,14 @@ root_files() {
 	run mas status --detail --json
 	[ "$(jq -r '[.agents[].status] | unique | join(",")' <<<"$output")" = running ] || fail "$output"
 }
+
+@test "--config gives up naming the agents not ready and why: their program exited" {
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\nexit 3\n' >"$BATS_TEST_TMPDIR/bin/quitter"
+	chmod +x "$BATS_TEST_TMPDIR/bin/quitter"
+	export MAS_AGENT_COMMAND="$BATS_TEST_TMPDIR/bin/quitter" MAS_READY_TIMEOUT=1
+	echo '{"agents": {"metaManager": {"prompt": "plan"}, "units": [{"manager": {"id": "20", "prompt": "build"}}]}}' >"$BATS_TEST_TMPDIR/c.json"
+	run --separate-stderr mas session create --no-attach --config "$BATS_TEST_TMPDIR/c.json"
+	assert_failure 1
+	[ "${stderr##*$'\n'}" = "mas: session mas-${output:0:8} started, but: agents 00, 20 not ready after 1s; their prompts were not sent: agent 00: its program exited (the pane is back at a shell); agent 20: its program exited (the pane is back at a shell)" ] || fail "$stderr"
+}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"mas/internal/api"
 	"mas/internal/layout"
@@ -139,5 +140,21 @@ func TestStartRefusesAMissingAgentBeforeAnything(t *testing.T) {
 		if len(rec.Calls()) != 0 || len(after) != len(before) || f.Has("mas-demo") {
 			t.Errorf("%s: tmux calls %q, root %v -> %v", mode, rec.Calls(), before, after)
 		}
+	}
+}
+
+func TestSendPromptsSaysItWaitsNotFlooding(t *testing.T) {
+	a, f, _, progress := testApp(t, map[string]string{"MAS_READY_TIMEOUT": "12"})
+	f.Add("mas-b")
+	f.SetIdle("mas-b", true)
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	a.Now = func() time.Time { now = now.Add(3 * time.Second); return now } // 3 s per look
+	_, err := a.SendPrompts(context.Background(), "mas-b", []Prompt{{Agent: "00", Text: "a"}, {Agent: "10", Text: "b"}})
+	if err == nil {
+		t.Fatal("idle agents: no error")
+	}
+	want := "[INFO] Waiting for agents 00, 10 to be ready (6s of 12s)\n[INFO] Waiting for agents 00, 10 to be ready (12s of 12s)\n"
+	if progress.String() != want {
+		t.Errorf("progress\n%q, want\n%q", progress, want)
 	}
 }
