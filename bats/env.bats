@@ -120,7 +120,7 @@ print_vars='for k in SESSION_NAME UNIT_DIR WORKFLOWS_DIR MAS_SESSION_MODE MAS_WO
 	run --separate-stderr mas env deadbeef
 	assert_failure 1
 	assert_output ""
-	[ "$stderr" = "mas: no such session: deadbeef (under $ROOT/sessions)" ]
+	[ "$stderr" = "mas: no such session deadbeef under $ROOT/sessions (the root, from MAS_ROOT)" ]
 }
 
 @test "env of an ambiguous prefix lists the sessions, exit 1" {

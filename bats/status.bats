@@ -44,7 +44,7 @@ pane_of() {
 	[ "$(wc -l <"$TMUX_LOG")" = 1 ]
 }
 
-@test "status --detail shows each agent: running, stopped (shell only) or missing" {
+@test "status --detail shows each agent: running, exited (shell only) or missing" {
 	skip_if_original "bug #12, #13: process-name checks and a deleted function"
 	start_team
 	tmux respawn-pane -k -t "$(pane_of 12)" -c "$WORK/unit/12" -- /bin/sh
@@ -58,7 +58,7 @@ pane_of() {
 	assert_line "  meta (1 panes)"
 	assert_line "  business (3 panes)"
 	assert_line "$(printf '  Unit 00 %-25s: running' '(Meta Manager)')"
-	assert_line "$(printf '  Unit 12 %-25s: stopped' '(UX Designer)')"
+	assert_line "$(printf '  Unit 12 %-25s: exited' '(UX Designer)')"
 	assert_line "$(printf '  Unit 33 %-25s: missing' '(Analytics)')"
 	assert_line "$(printf '  Unit 23 %-25s: running' '(DevOps)')"
 }

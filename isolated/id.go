@@ -76,7 +76,7 @@ func Find(root, ref string) (string, error) {
 	}
 	switch len(matches) {
 	case 0:
-		return "", fmt.Errorf("%w: %s (under %s)", ErrNoSession, ref, filepath.Join(root, "sessions"))
+		return "", fmt.Errorf("%w %s under %s", ErrNoSession, ref, filepath.Join(root, "sessions"))
 	case 1:
 		return matches[0], nil
 	default:

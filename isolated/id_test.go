@@ -52,7 +52,7 @@ func TestFind(t *testing.T) {
 		{ids[0], ids[0], ""},
 		{"3f0c2a9e", "", "session 3f0c2a9e is ambiguous: it matches " + ids[0] + ", " + ids[1]},
 		{"mas-3f0c2a9e", "", "is ambiguous"},
-		{"deadbeef", "", "no such session: deadbeef"},
+		{"deadbeef", "", "no such session deadbeef under " + filepath.Join(root, "sessions")},
 		{"9a1f0c3e-5b7d-4e2a-8c6f-d4b2a0e8c6f4", "", "no such session"},
 		{"5D2C8E10", "", "malformed session id"},
 		{"../sessions/5d2c8e10", "", "malformed session id"},

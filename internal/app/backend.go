@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"mas/internal/api"
@@ -113,7 +114,7 @@ func (b Backend) Message(ctx context.Context, m api.MessageRequest) (*api.Messag
 	case errors.Is(err, ErrNotRunning), errors.Is(err, ErrNoSession), errors.Is(err, isolated.ErrNoSession):
 		return nil, fmt.Errorf("%w: %v", api.ErrNotFound, err)
 	case err != nil:
-		return nil, fmt.Errorf("%w: %v", api.ErrConflict, err)
+		return nil, conflict(err, "the request's \"session\" field")
 	}
 	n, failed := b.a.Deliver(ctx, sel, ids, m.Message, m.Execute)
 	res := &api.MessageResult{Status: "acknowledged", Session: sel.Name, Target: m.Target, Sent: n, Total: len(ids)}
@@ -132,7 +133,19 @@ func (b Backend) Status(ctx context.Context, session string) (any, error) {
 		return Status{Status: "stopped", HTTPServer: b.a.HTTPServer(b.a.Root())}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", api.ErrConflict, err)
+		return nil, conflict(err, "the \"session\" query parameter")
 	}
 	return b.a.Status(sel), nil
+}
+
+// conflict is an API error for a selection that failed; several sessions
+// and no hint names field, where the client names one, rather than the
+// command line's environment variables.
+func conflict(err error, field string) error {
+	var several *SeveralError
+	if errors.As(err, &several) {
+		return fmt.Errorf("%w: several mas sessions are running (%s): name one in %s",
+			api.ErrConflict, strings.Join(several.Names, ", "), field)
+	}
+	return fmt.Errorf("%w: %v", api.ErrConflict, err)
 }

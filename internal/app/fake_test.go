@@ -2,6 +2,8 @@ package app
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -22,6 +24,9 @@ func testApp(t *testing.T, vars map[string]string) (*App, *faketmux.Server, *tmu
 	if _, ok := vars["MAS_HTTP"]; !ok {
 		vars["MAS_HTTP"] = "off"
 	}
+	if _, ok := vars["PATH"]; !ok {
+		vars["PATH"] = stubAgentDir(t) // the panes' clauded, for the start's check
+	}
 	f, rec := faketmux.New()
 	var progress bytes.Buffer
 	a := &App{
@@ -41,4 +46,14 @@ func commands(rec *tmux.Recorder) []string {
 		out = append(out, c[0])
 	}
 	return out
+}
+
+// stubAgentDir returns a directory holding an executable clauded.
+func stubAgentDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "clauded"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

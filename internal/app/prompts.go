@@ -112,10 +112,14 @@ func ReadConfig(path string) ([]byte, []Prompt, error) {
 
 // SendPrompts types each prompt into its agent, with Enter, as soon as
 // that agent's program (not the shell) is in the foreground of its pane,
-// and returns how many it sent.
+// and returns how many it sent. While it waits it says so on Progress, at
+// most every waitReportEvery; when it gives up, it names each agent not
+// ready and why (layout.AgentState).
 func (a *App) SendPrompts(ctx context.Context, session string, prompts []Prompt) (int, error) {
 	sent := 0
-	deadline := a.Now().Add(a.readyTimeout())
+	start := a.Now()
+	deadline := start.Add(a.readyTimeout())
+	var reported time.Time
 	pending := slices.Clone(prompts)
 	for len(pending) > 0 {
 		snapshot, err := layout.Snapshot(ctx, a.Tmux)
@@ -124,13 +128,15 @@ func (a *App) SendPrompts(ctx context.Context, session string, prompts []Prompt)
 		}
 		byAgent := layout.AgentPanes(layout.Of(snapshot, session))
 		var waiting []Prompt
+		var why []string
 		for _, p := range pending {
 			pane, ok := byAgent[p.Agent]
 			if !ok {
-				return sent, fmt.Errorf("prompt for agent %s: no pane in %s", p.Agent, session)
+				return sent, fmt.Errorf("prompt for agent %s: no pane in %s (the pane is gone)", p.Agent, session)
 			}
-			if !layout.AgentRunning(pane, a.UserShell()) {
+			if state := layout.AgentState(pane, a.UserShell()); state != layout.Running {
 				waiting = append(waiting, p)
+				why = append(why, "agent "+p.Agent+": "+notReady[state])
 				continue
 			}
 			if _, err := layout.Send(ctx, a.Tmux, []string{pane.ID}, p.Text, true); err != nil {
@@ -143,12 +149,19 @@ func (a *App) SendPrompts(ctx context.Context, session string, prompts []Prompt)
 		if len(pending) == 0 {
 			break
 		}
-		if a.Now().After(deadline) {
-			var ids []string
-			for _, p := range pending {
-				ids = append(ids, p.Agent)
-			}
-			return sent, fmt.Errorf("agents %s not ready after %s; their prompts were not sent", strings.Join(ids, ", "), a.readyTimeout())
+		var ids []string
+		for _, p := range pending {
+			ids = append(ids, p.Agent)
+		}
+		now := a.Now()
+		if now.After(deadline) {
+			return sent, fmt.Errorf("agents %s not ready after %s; their prompts were not sent: %s",
+				strings.Join(ids, ", "), a.readyTimeout(), strings.Join(why, "; "))
+		}
+		if now.Sub(start) >= waitReportEvery && now.Sub(reported) >= waitReportEvery {
+			reported = now
+			fmt.Fprintf(a.Progress, "[INFO] Waiting for agents %s to be ready (%ds of %ds)\n",
+				strings.Join(ids, ", "), int(now.Sub(start).Seconds()), int(a.readyTimeout().Seconds()))
 		}
 		select {
 		case <-ctx.Done():
@@ -157,4 +170,14 @@ func (a *App) SendPrompts(ctx context.Context, session string, prompts []Prompt)
 		}
 	}
 	return sent, nil
+}
+
+// waitReportEvery spaces the lines that say SendPrompts still waits.
+const waitReportEvery = 5 * time.Second
+
+// notReady says why an agent in each state is not ready for its prompt.
+var notReady = map[string]string{
+	layout.Starting: "still starting (its login shell is reading the profile)",
+	layout.Exited:   "its program exited (the pane is back at a shell)",
+	layout.Stopped:  "a shell is in the foreground, not its program",
 }

@@ -11,23 +11,38 @@ import (
 // executable's directory when it holds unit/ or workflows/ (where the bash
 // tool lived), else the working directory.
 func (e Env) Root() string {
+	root, _ := e.rootAndWhy()
+	return root
+}
+
+// RootWhy says where the root came from, and how to choose another, for
+// messages that name the root: kubectl names its context, we our root.
+func (e Env) RootWhy() string {
+	_, why := e.rootAndWhy()
+	return why
+}
+
+func (e Env) rootAndWhy() (root, why string) {
 	for _, k := range []string{"MAS_ROOT", "MAS_WORKSPACE_ROOT"} {
 		if v := e.Getenv(k); v != "" {
-			return e.Abs(v)
+			return e.Abs(v), "the root, from " + k
 		}
 	}
+	const other = "; MAS_ROOT chooses another"
 	for dir := e.Cwd; ; dir = filepath.Dir(dir) {
-		if exists(filepath.Join(dir, ".masrc")) || exists(filepath.Join(dir, "config.json")) {
-			return dir
+		for _, marker := range []string{".masrc", "config.json"} {
+			if exists(filepath.Join(dir, marker)) {
+				return dir, "the root: the directory of " + filepath.Join(dir, marker) + other
+			}
 		}
 		if dir == filepath.Dir(dir) {
 			break
 		}
 	}
 	if e.ExeDir != "" && (isDir(filepath.Join(e.ExeDir, "unit")) || isDir(filepath.Join(e.ExeDir, "workflows"))) {
-		return e.ExeDir
+		return e.ExeDir, "the root: the mas binary's directory" + other
 	}
-	return e.Cwd
+	return e.Cwd, "the root: the working directory" + other
 }
 
 // Abs is p made absolute against the working directory.

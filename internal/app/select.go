@@ -56,7 +56,7 @@ func (a *App) Select(ctx context.Context, hint string) (Selected, error) {
 		// Otherwise only the root's own legacy session: not another
 		// root's session, nor any tmux session that happens to run.
 		if !isLegacySessionOf(root, hint) {
-			return Selected{}, fmt.Errorf("%w: %s is not a session of %s", ErrNotRunning, hint, root)
+			return Selected{}, fmt.Errorf("%w: %s is not a session of %s (%s)", ErrNotRunning, hint, root, a.RootWhy())
 		}
 		if !names[hint] {
 			return Selected{}, fmt.Errorf("%w: no running session %s", ErrNotRunning, hint)
@@ -66,7 +66,7 @@ func (a *App) Select(ctx context.Context, hint string) (Selected, error) {
 	if id := a.Getenv("MAS_SESSION_ID"); id != "" {
 		full, err := isolated.Find(root, id)
 		if err != nil {
-			return Selected{}, malformedAsUsage(err, "MAS_SESSION_ID: ")
+			return Selected{}, a.whereRoot(malformedAsUsage(err, "MAS_SESSION_ID: "))
 		}
 		s, err := isolated.Load(root, full)
 		if err != nil {
@@ -125,8 +125,17 @@ func (a *App) Select(ctx context.Context, hint string) (Selected, error) {
 	case 1:
 		return pick(mas[0])
 	}
-	return Selected{}, fmt.Errorf("several mas sessions are running (%s): choose one with MAS_SESSION_NAME=<name> or MAS_SESSION_ID=<id>",
-		strings.Join(mas, ", "))
+	return Selected{}, &SeveralError{Names: mas}
+}
+
+// SeveralError is a selection without a hint among several sessions. Its
+// message tells the command line's user how to choose; the API tells its
+// client in its own terms.
+type SeveralError struct{ Names []string }
+
+func (e *SeveralError) Error() string {
+	return fmt.Sprintf("several mas sessions are running (%s): choose one with MAS_SESSION_NAME=<name> or MAS_SESSION_ID=<id>",
+		strings.Join(e.Names, ", "))
 }
 
 // isLegacySessionOf reports whether name is the legacy session of root:

@@ -2,11 +2,13 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net"
 	"os"
 	"strconv"
+	"syscall"
 
 	"mas/internal/api"
 )
@@ -97,6 +99,9 @@ func (a *App) Serve(ctx context.Context, addr string) error {
 			return Usagef("serve: %v", err)
 		}
 		if ln, err = net.Listen("tcp", a.HTTPAddr(addr)); err != nil {
+			if errors.Is(err, syscall.EADDRINUSE) {
+				return fmt.Errorf("serve: %s is in use: choose another port with --addr or MAS_HTTP_PORT: %w", a.HTTPAddr(addr), err)
+			}
 			return fmt.Errorf("serve: %w", err)
 		}
 	}

@@ -234,6 +234,10 @@ func (a *App) StartHTTP(root string) {
 		return
 	}
 	ln, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		fmt.Fprintf(a.Progress, "mas: warning: HTTP server not started: %s is in use (MAS_HTTP_PORT chooses another port, MAS_HTTP=off none)\n", addr)
+		return
+	}
 	if err != nil {
 		fmt.Fprintf(a.Progress, "mas: warning: HTTP server not started: %v\n", err)
 		return

@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"mas/internal/api"
 	"mas/internal/roster"
@@ -14,7 +16,16 @@ import (
 func (a *App) Find(ref, prefix string) (root, id string, err error) {
 	root = a.Root()
 	id, err = isolated.Find(root, ref)
-	return root, id, malformedAsUsage(err, prefix)
+	return root, id, a.whereRoot(malformedAsUsage(err, prefix))
+}
+
+// whereRoot adds to an error that no session matches where the root came
+// from: the session may well be under another root.
+func (a *App) whereRoot(err error) error {
+	if errors.Is(err, isolated.ErrNoSession) {
+		return fmt.Errorf("%w (%s)", err, a.RootWhy())
+	}
+	return err
 }
 
 // Sessions lists every isolated session of the root, checked against tmux;

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"mas/internal/layout"
 	"mas/isolated"
 	"mas/legacy"
@@ -27,14 +29,48 @@ type Launched struct {
 	Dir          string // workspace: the session directory, or $ROOT for legacy
 	UnitDir      string
 	WorkflowsDir string
+	Socket       string // MAS_TMUX_SOCKET: the private tmux server it runs on, "" for the default one
 }
 
-// AttachHint is the command that attaches to the session.
+// AttachHint is the command that attaches to the session; on a private
+// tmux server (MAS_TMUX_SOCKET), the mas form names the variable, and the
+// tmux form, which needs no mas, follows.
 func (l *Launched) AttachHint() string {
+	mas := "mas attach"
 	if l.ID != "" {
-		return "mas session attach " + l.ID[:8]
+		mas = "mas session attach " + l.ID[:8]
 	}
-	return "mas attach"
+	if l.Socket == "" {
+		return mas
+	}
+	return SocketPrefix(l.Socket) + mas + ", or: " + TmuxCommand(l.Socket) + " attach -t " + l.Name
+}
+
+// SocketPrefix is what a mas command line needs in front to reach the
+// tmux server of socket (MAS_TMUX_SOCKET): "" for the default one.
+func SocketPrefix(socket string) string {
+	if socket == "" {
+		return ""
+	}
+	return "MAS_TMUX_SOCKET=" + shellQuote(socket) + " "
+}
+
+// TmuxCommand is the tmux command line that reaches the server of socket
+// (MAS_TMUX_SOCKET), "" being the default one.
+func TmuxCommand(socket string) string {
+	if socket == "" {
+		return "tmux"
+	}
+	return "tmux -L " + shellQuote(socket)
+}
+
+// shellQuote quotes s for a POSIX shell, when it needs it.
+func shellQuote(s string) string {
+	q, err := syntax.Quote(s, syntax.LangPOSIX)
+	if err != nil {
+		return s
+	}
+	return q
 }
 
 // Failed says that a start in mode m failed because of err.
@@ -48,20 +84,25 @@ func (m Mode) Failed(err error) error {
 // Start starts a session in the mode l asks for. A legacy session that
 // already runs comes back with legacy.ErrRunning.
 func (a *App) Start(ctx context.Context, l Launch) (*Launched, error) {
+	// Before anything is made: an agent that cannot run would leave
+	// thirteen shells that look like a team.
+	if err := layout.CheckProgram(ctx, a.AgentCommand(), a.UserShell(), a.Getenv("PATH"), a.warn); err != nil {
+		return nil, l.Mode.Failed(err)
+	}
 	if l.Mode == Isolated {
 		s, err := a.createIsolated(ctx, l.ID, l.Config)
 		if err != nil {
 			return nil, err
 		}
 		return &Launched{Mode: Isolated, ID: s.ID, Name: s.TmuxName, Root: s.Root, Dir: s.Dir,
-			UnitDir: s.UnitDir, WorkflowsDir: s.WorkflowsDir}, nil
+			UnitDir: s.UnitDir, WorkflowsDir: s.WorkflowsDir, Socket: a.Getenv("MAS_TMUX_SOCKET")}, nil
 	}
 	s, err := a.createLegacy(ctx, l.SkipInit)
 	if s == nil {
 		return nil, err
 	}
 	return &Launched{Mode: Legacy, Name: s.Name, Root: s.Root, Dir: s.Root,
-		UnitDir: s.UnitDir, WorkflowsDir: s.WorkflowsDir}, err
+		UnitDir: s.UnitDir, WorkflowsDir: s.WorkflowsDir, Socket: a.Getenv("MAS_TMUX_SOCKET")}, err
 }
 
 // createIsolated creates an isolated session with the given id ("" for a
@@ -141,3 +182,6 @@ func (a *App) Attach(ctx context.Context, name, window string) error {
 
 // Init makes the working directory a MAS project named name.
 func (a *App) Init(name string) error { return legacy.Init(a.Cwd, name) }
+
+// warn prints a warning for people.
+func (a *App) warn(msg string) { fmt.Fprintf(a.Progress, "mas: warning: %s\n", msg) }

@@ -11,7 +11,7 @@ import (
 type AgentStatus struct {
 	ID     string `json:"id"`
 	Name   string `json:"name"`
-	Status string `json:"status"` // running, stopped or missing
+	Status string `json:"status"` // running, starting, exited, stopped or missing (layout.AgentState)
 	Window string `json:"window"`
 	Pane   string `json:"pane,omitempty"`
 }
@@ -48,12 +48,9 @@ func (a *App) Status(sel Selected) Status {
 	}
 	byAgent := layout.AgentPanes(sel.Panes)
 	for _, ag := range roster.All() {
-		as := AgentStatus{ID: ag.ID, Name: ag.Name, Status: "missing", Window: ag.Window}
+		as := AgentStatus{ID: ag.ID, Name: ag.Name, Status: layout.Missing, Window: ag.Window}
 		if p, ok := byAgent[ag.ID]; ok {
-			as.Pane, as.Status = p.ID, "stopped"
-			if layout.AgentRunning(p, a.UserShell()) {
-				as.Status = "running"
-			}
+			as.Pane, as.Status = p.ID, layout.AgentState(p, a.UserShell())
 		}
 		st.Agents = append(st.Agents, as)
 	}

@@ -206,10 +206,10 @@ func TestSendPrompts(t *testing.T) {
 		t.Errorf("progress %q", progress)
 	}
 	n, err := a.SendPrompts(ctx, "mas-b", prompts)
-	if n != 0 || err == nil || err.Error() != "agents 00, 21 not ready after 1s; their prompts were not sent" {
+	if n != 0 || err == nil || err.Error() != "agents 00, 21 not ready after 1s; their prompts were not sent: agent 00: a shell is in the foreground, not its program; agent 21: a shell is in the foreground, not its program" {
 		t.Errorf("idle agents: sent %d, %v", n, err)
 	}
-	if _, err := a.SendPrompts(ctx, "mas-x", prompts); err == nil || err.Error() != "prompt for agent 00: no pane in mas-x" {
+	if _, err := a.SendPrompts(ctx, "mas-x", prompts); err == nil || err.Error() != "prompt for agent 00: no pane in mas-x (the pane is gone)" {
 		t.Errorf("no session: %v", err)
 	}
 	cancelled, cancel := context.WithCancelCause(ctx)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	ucli "github.com/urfave/cli/v2"
+
+	"mas/internal/app"
 )
 
 // attachCommand attaches to the selected session.
@@ -20,7 +22,7 @@ func (a *App) attachCommand(ctx context.Context, cc *ucli.Context) error {
 // no terminal to show it on.
 func (a *App) attach(ctx context.Context, name, window string) error {
 	if !a.e.StdinTTY || !a.e.StdoutTTY {
-		return fmt.Errorf("not a terminal: attach from one with: tmux attach -t %s", name)
+		return fmt.Errorf("not a terminal: attach from one with: %s attach -t %s", app.TmuxCommand(a.e.Getenv("MAS_TMUX_SOCKET")), name)
 	}
 	return a.app.Attach(ctx, name, window)
 }

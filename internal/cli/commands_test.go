@@ -69,7 +69,7 @@ func TestCommands(t *testing.T) {
 		name := strings.Join(tt.args, " ")
 		f, rec := faketmux.New()
 		root := t.TempDir()
-		vars := map[string]string{"MAS_ROOT": root, "MAS_HTTP": "off"}
+		vars := map[string]string{"MAS_ROOT": root, "MAS_HTTP": "off", "PATH": stubAgentDir(t)}
 		var stdout, stderr bytes.Buffer
 		verbs := &app.App{
 			Env:       app.Env{Getenv: func(k string) string { return vars[k] }, Cwd: root},

@@ -34,7 +34,8 @@ func (a *App) launch(ctx context.Context, l app.Launch, config string, noAttach,
 	}
 	s, err := a.app.Start(ctx, l)
 	if errors.Is(err, legacy.ErrRunning) {
-		fmt.Fprintf(a.e.Stderr, "[WARNING] Session '%s' already exists\n[INFO] Attach to it: mas attach\n[INFO] Stop it: mas stop\n", s.Name)
+		mas := app.SocketPrefix(s.Socket) + "mas"
+		fmt.Fprintf(a.e.Stderr, "[WARNING] Session '%s' already exists\n[INFO] Attach to it: %s attach\n[INFO] Stop it: %s stop\n", s.Name, mas, mas)
 		return nil
 	}
 	if err != nil {

@@ -73,7 +73,7 @@ func (f *Server) Respond(args []string) ([]byte, error) {
 			}
 			for _, ag := range roster.All() {
 				wi := slices.IndexFunc(roster.Windows(), func(w roster.Window) bool { return w.Name == ag.Window })
-				fmt.Fprintf(&b, "$%d\t%s\t%s\t%d\t%d\t%%%d%s\t%s\t%s\t0\t1700000000\t/w\n",
+				fmt.Fprintf(&b, "$%d\t%s\t%s\t%d\t%d\t%%%d%s\t%s\t%s\t0\t1700000000\t0\t/w\n",
 					i, s, ag.Window, wi, ag.Pane, i, ag.ID, ag.ID, command)
 			}
 		}

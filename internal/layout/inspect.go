@@ -2,6 +2,7 @@ package layout
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -24,12 +25,13 @@ type PaneInfo struct {
 	Command     string // pane_current_command
 	Dead        bool
 	Created     time.Time // of the session
+	PID         int       // pane_pid: the pane's first process (our agent script, then the shell it becomes)
 	Path        string    // session_path: the session's start directory
 }
 
 var snapshotFormat = strings.Join([]string{
 	"#{session_id}", "#{session_name}", "#{window_name}", "#{window_index}", "#{pane_index}", "#{pane_id}",
-	"#{" + AgentOption + "}", "#{pane_current_command}", "#{pane_dead}", "#{session_created}", "#{session_path}",
+	"#{" + AgentOption + "}", "#{pane_current_command}", "#{pane_dead}", "#{session_created}", "#{pane_pid}", "#{session_path}",
 }, "\t")
 
 // Snapshot lists every pane of every session on the server in one tmux
@@ -45,15 +47,16 @@ func Snapshot(ctx context.Context, c tmux.Client) ([]PaneInfo, error) {
 	var panes []PaneInfo
 	for _, line := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
 		f := strings.Split(line, "\t")
-		if len(f) < 11 {
+		if len(f) < 12 {
 			continue
 		}
 		wi, _ := strconv.Atoi(f[3])
 		pi, _ := strconv.Atoi(f[4])
 		created, _ := strconv.ParseInt(f[9], 10, 64)
+		pid, _ := strconv.Atoi(f[10])
 		panes = append(panes, PaneInfo{
 			SessionID: f[0], Session: f[1], Window: f[2], WindowIndex: wi, PaneIndex: pi, ID: f[5],
-			Agent: f[6], Command: f[7], Dead: f[8] == "1", Created: time.Unix(created, 0), Path: strings.Join(f[10:], "\t"),
+			Agent: f[6], Command: f[7], Dead: f[8] == "1", Created: time.Unix(created, 0), PID: pid, Path: strings.Join(f[11:], "\t"),
 		})
 	}
 	return panes, nil
@@ -129,4 +132,60 @@ func AgentRunning(p PaneInfo, userShell string) bool {
 	}
 	cmd := strings.TrimPrefix(p.Command, "-")
 	return !shells[cmd] && cmd != filepath.Base(userShell)
+}
+
+// The states of an agent, as status shows them.
+const (
+	Running  = "running"  // the agent's program is in the foreground
+	Starting = "starting" // the login shell is still reading the profile before the agent
+	Exited   = "exited"   // the agent's program ended: its pane is back at the shell
+	Stopped  = "stopped"  // a shell is in the foreground, and which one cannot be told
+	Missing  = "missing"  // the pane is gone
+)
+
+// AgentState tells what an agent's pane shows. A pane built by Plan runs
+// agentScript, which becomes the user's shell when the agent ends: that
+// shell, the pane's own process, then holds the terminal's foreground,
+// while before the agent starts a child (the login shell reading the
+// profile) holds it. Which process group has the foreground is read from
+// /proc (Linux); elsewhere, and for panes the original built, a shell in
+// the foreground is only "stopped".
+func AgentState(p PaneInfo, userShell string) string {
+	switch {
+	case AgentRunning(p, userShell):
+		return Running
+	case p.Dead:
+		return Exited
+	case p.Agent == "" || p.PID <= 0:
+		return Stopped
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(p.PID) + "/stat")
+	if err != nil {
+		return Stopped
+	}
+	fg, ok := foregroundGroup(string(stat))
+	switch {
+	case !ok:
+		return Stopped
+	case fg == p.PID:
+		return Exited
+	default:
+		return Starting
+	}
+}
+
+// foregroundGroup reads tpgid, the foreground process group of the
+// process's terminal, from a /proc/<pid>/stat line: the fifth field after
+// the command, which is in parentheses and may hold anything.
+func foregroundGroup(stat string) (int, bool) {
+	i := strings.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(stat[i+1:])
+	if len(f) < 6 {
+		return 0, false
+	}
+	fg, err := strconv.Atoi(f[5])
+	return fg, err == nil && fg > 0
 }

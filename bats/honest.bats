@@ -1,0 +1,175 @@
+#!/usr/bin/env bats
+# Issue 16, points 6 and 7: a start whose agent cannot run fails before
+# anything is made; agents that exit are shown; messages that point
+# somewhere say how to get there.
+
+load helpers
+
+setup() {
+	common_setup
+	skip_if_original "issue 16: honest start and messages"
+	use_stub_agent
+	export ROOT="$BATS_TEST_TMPDIR/root"
+	export MAS_ROOT="$ROOT"
+	make_templates "$ROOT"
+}
+
+# root_files lists every file and directory under $ROOT.
+root_files() {
+	(cd "$ROOT" && find . | sort)
+}
+
+@test "a start whose agent program is nowhere exits 1 before anything is made, in every form" {
+	local before want
+	before="$(root_files)"
+	want="not found: nosuch: not on PATH, nor an alias, function or command of /bin/bash as a login shell; MAS_AGENT_COMMAND sets the agent command (default clauded)"
+	export MAS_AGENT_COMMAND="nosuch --fast"
+	MAS_SESSION_MODE=isolated run --separate-stderr mas start --no-attach
+	assert_failure 1
+	[ "$stderr" = "mas: cannot create session: agent program $want" ] || fail "$stderr"
+	[ -z "$output" ] || fail "stdout: $output"
+	run --separate-stderr mas session create --no-attach
+	assert_failure 1
+	[ "$stderr" = "mas: cannot create session: agent program $want" ] || fail "$stderr"
+	echo 'PROJECT_NAME="demo"' >"$ROOT/.masrc"
+	before="$(root_files)"
+	cd "$ROOT"
+	run --separate-stderr mas start --no-attach
+	assert_failure 1
+	[ "$stderr" = "mas: cannot start session: agent program $want" ] || fail "$stderr"
+	[ -z "$(tree_state "$ROOT")" ] || fail "left: $(tree_state "$ROOT")"
+	[ "$(root_files)" = "$before" ] || fail "files changed: $(diff <(echo "$before") <(root_files))"
+}
+
+@test "the default agent, clauded, missing: the message names it and MAS_AGENT_COMMAND" {
+	rm "$STUB_BIN/clauded"
+	run --separate-stderr mas session create --no-attach
+	assert_failure 1
+	[ "$stderr" = "mas: cannot create session: agent program not found: clauded: not on PATH, nor an alias, function or command of /bin/bash as a login shell; MAS_AGENT_COMMAND sets the agent command (default clauded)" ] || fail "$stderr"
+	[ -z "$(tree_state "$ROOT")" ] || fail "left: $(tree_state "$ROOT")"
+}
+
+@test "an agent that only an alias of ~/.bashrc names passes the check and starts" {
+	mkdir -p "$BATS_TEST_TMPDIR/aliased"
+	mv "$STUB_BIN/clauded" "$BATS_TEST_TMPDIR/aliased/agent"
+	printf "alias clauded='%s --via-alias'\n" "$BATS_TEST_TMPDIR/aliased/agent" >"$HOME/.bashrc"
+	printf '. "$HOME/.bashrc"\n' >>"$HOME/.bash_profile"
+	run --separate-stderr mas session create --no-attach
+	[ "$status" = 0 ] || fail "$stderr"
+	wait_agents
+	run cat "$MAS_STUB_OUT/10"
+	assert_line "args=--via-alias --model opus"
+}
+
+@test "POST /runs with an agent program that is nowhere: 500 naming it, nothing made" {
+	local port
+	port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+	MAS_AGENT_COMMAND=nosuch MAS_HTTP_PORT="$port" mas serve 2>"$BATS_TEST_TMPDIR/serve.log" &
+	echo $! >>"$BATS_TEST_TMPDIR/node.pids"
+	for _ in $(seq 100); do curl -s "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.05; done
+	run curl -s -H 'Content-Type: application/json' -d '{"agents": {}, "sessionMode": "isolated"}' "http://127.0.0.1:$port/runs"
+	assert_success
+	[ "$(jq -r .status <<<"$output")" = 500 ] || fail "$output"
+	[ "$(jq -r .error <<<"$output")" = "cannot create session: agent program not found: nosuch: not on PATH, nor an alias, function or command of /bin/bash as a login shell; MAS_AGENT_COMMAND sets the agent command (default clauded)" ] || fail "$output"
+	[ -z "$(tree_state "$ROOT")" ] || fail "left: $(tree_state "$ROOT")"
+}
+
+@test "on a private tmux server the attach hints name the socket, and both forms reach the session" {
+	local id
+	export MAS_TMUX_SOCKET=x
+	run --separate-stderr mas session create --no-attach
+	[ "$status" = 0 ] || fail "$stderr"
+	id="$output"
+	[ "${stderr##*$'\n'}" = "[INFO] Session mas-${id:0:8} is running; attach with: MAS_TMUX_SOCKET=x mas session attach ${id:0:8}, or: tmux -L x attach -t mas-${id:0:8}" ] || fail "$stderr"
+	tmux -L x has-session -t "=mas-${id:0:8}"
+	run --separate-stderr mas session attach "${id:0:8}"
+	assert_failure 1
+	[ "$stderr" = "mas: not a terminal: attach from one with: tmux -L x attach -t mas-${id:0:8}" ] || fail "$stderr"
+	echo 'PROJECT_NAME="demo"' >"$ROOT/.masrc"
+	cd "$ROOT"
+	run --separate-stderr mas start --no-attach
+	[ "$status" = 0 ] || fail "$stderr"
+	[ "${stderr##*$'\n'}" = "[INFO] Session mas-demo is running; attach with: MAS_TMUX_SOCKET=x mas attach, or: tmux -L x attach -t mas-demo" ] || fail "$stderr"
+	run --separate-stderr mas start --no-attach
+	assert_success
+	[ "$stderr" = "[WARNING] Session 'mas-demo' already exists
+[INFO] Attach to it: MAS_TMUX_SOCKET=x mas attach
+[INFO] Stop it: MAS_TMUX_SOCKET=x mas stop" ] || fail "$stderr"
+	tmux -L x kill-server
+}
+
+@test "no such session names the root searched and where it came from" {
+	run --separate-stderr mas session show deadbeef
+	assert_failure 1
+	[ "$stderr" = "mas: no such session deadbeef under $ROOT/sessions (the root, from MAS_ROOT)" ] || fail "$stderr"
+	unset MAS_ROOT
+	cd "$WORK"
+	run --separate-stderr mas session stop deadbeef
+	assert_failure 1
+	[ "$stderr" = "mas: no such session deadbeef under $WORK/sessions (the root: the working directory; MAS_ROOT chooses another)" ] || fail "$stderr"
+}
+
+@test "the API's 409 for several sessions names the request's session field" {
+	local port a b names
+	a="$(mas session create --no-attach)"
+	b="$(mas session create --no-attach)"
+	port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+	MAS_HTTP_PORT="$port" mas serve 2>"$BATS_TEST_TMPDIR/serve.log" &
+	echo $! >>"$BATS_TEST_TMPDIR/node.pids"
+	for _ in $(seq 100); do curl -s "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.05; done
+	run curl -s -H 'Content-Type: application/json' -d '{"target": "00", "message": "hi"}' "http://127.0.0.1:$port/message"
+	[ "$(jq -r .status <<<"$output")" = 409 ] || fail "$output"
+	names="$(printf 'mas-%s\n' "${a:0:8}" "${b:0:8}" | sort | paste -sd, | sed 's/,/, /')"
+	[ "$(jq -r .error <<<"$output")" = "conflict: several mas sessions are running ($names): name one in the request's \"session\" field" ] || fail "$output"
+	# Busy now: serve names the variable that moves it.
+	MAS_HTTP_PORT="$port" run --separate-stderr mas serve
+	assert_failure 1
+	[ "$stderr" = "mas: serve: 127.0.0.1:$port is in use: choose another port with --addr or MAS_HTTP_PORT: listen tcp 127.0.0.1:$port: bind: address already in use" ] || fail "$stderr"
+}
+
+@test "status shows agents whose program exited at once as exited, in text and JSON" {
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\nexit 3\n' >"$BATS_TEST_TMPDIR/bin/quitter"
+	chmod +x "$BATS_TEST_TMPDIR/bin/quitter"
+	export MAS_AGENT_COMMAND="$BATS_TEST_TMPDIR/bin/quitter"
+	run --separate-stderr mas session create --no-attach
+	[ "$status" = 0 ] || fail "$stderr"
+	export MAS_SESSION_ID="$output"
+	for _ in $(seq 100); do
+		run mas status --detail --json
+		[ "$(jq -r '[.agents[].status] | unique | join(",")' <<<"$output")" = exited ] && break
+		sleep 0.1
+	done
+	[ "$(jq -r '[.agents[].status] | unique | join(",")' <<<"$output")" = exited ] || fail "$output"
+	run mas status --detail
+	assert_line "  Unit 00 (Meta Manager)           : exited"
+	assert_line "  Unit 33 (Analytics)              : exited"
+}
+
+@test "status tells an agent still starting (profile being read) from one that exited" {
+	local fifo="$BATS_TEST_TMPDIR/never"
+	mkfifo "$fifo"
+	# clauded only on the profile's PATH; the profile waits 4 s without
+	# running a program (read times out on a FIFO nobody writes).
+	PATH="${PATH#"$STUB_BIN":}"
+	printf 'read -r -t 4 _ <>"%s"\n' "$fifo" >>"$HOME/.bash_profile"
+	run --separate-stderr mas session create --no-attach
+	[ "$status" = 0 ] || fail "$stderr"
+	export MAS_SESSION_ID="$output"
+	run mas status --detail --json
+	[ "$(jq -r '.agents[] | select(.id == "21") | .status' <<<"$output")" = starting ] || fail "$output"
+	wait_agents
+	run mas status --detail --json
+	[ "$(jq -r '[.agents[].status] | unique | join(",")' <<<"$output")" = running ] || fail "$output"
+}
+
+@test "--config gives up naming the agents not ready and why: their program exited" {
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\nexit 3\n' >"$BATS_TEST_TMPDIR/bin/quitter"
+	chmod +x "$BATS_TEST_TMPDIR/bin/quitter"
+	export MAS_AGENT_COMMAND="$BATS_TEST_TMPDIR/bin/quitter" MAS_READY_TIMEOUT=1
+	echo '{"agents": {"metaManager": {"prompt": "plan"}, "units": [{"manager": {"id": "20", "prompt": "build"}}]}}' >"$BATS_TEST_TMPDIR/c.json"
+	run --separate-stderr mas session create --no-attach --config "$BATS_TEST_TMPDIR/c.json"
+	assert_failure 1
+	[ "${stderr##*$'\n'}" = "mas: session mas-${output:0:8} started, but: agents 00, 20 not ready after 1s; their prompts were not sent: agent 00: its program exited (the pane is back at a shell); agent 20: its program exited (the pane is back at a shell)" ] || fail "$stderr"
+}
