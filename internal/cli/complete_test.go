@@ -19,7 +19,8 @@ import (
 func TestCandidates(t *testing.T) {
 	_, rec := faketmux.New()
 	root := t.TempDir()
-	vars := map[string]string{"MAS_ROOT": root, "MAS_HTTP": "off"}
+	// "true" is on every PATH: the start checks the agent program.
+	vars := map[string]string{"MAS_ROOT": root, "MAS_HTTP": "off", "MAS_AGENT_COMMAND": "true"}
 	verbs := &app.App{
 		Env:       app.Env{Getenv: func(k string) string { return vars[k] }, Cwd: root},
 		Tmux:      rec,
