@@ -155,7 +155,7 @@ JSON
 	run curl -sS -w '\n%{http_code}' -X POST "$API/message" -H 'Content-Type: application/json' \
 		-d '{"session": "personal", "target": "00", "message": "into-personal", "execute": true}'
 	[ "${lines[-1]}" = 404 ] || fail "$output"
-	[ "$(sed '$d' <<<"$output" | jq -r .error)" = "not found: not running: personal is not a session of $ROOT" ]
+	[ "$(sed '$d' <<<"$output" | jq -r .error)" = "not found: not running: personal is not a session of $ROOT (the root, from MAS_ROOT)" ] || fail "$output"
 	run cat "$BATS_TEST_TMPDIR/personal.txt"
 	refute_output --partial into-personal
 }
