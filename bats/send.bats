@@ -52,8 +52,8 @@ setup() {
 	done
 }
 
+# bats test_tags=original
 @test "send delivers multi-line and long text, and Enter only with -e" {
-	skip_if_original "bug #7: newlines submitted each line"
 	local msg
 	msg=$'first line\nsecond line\n\nfourth'
 	run --separate-stderr mas send 22 "$msg"
