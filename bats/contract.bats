@@ -13,7 +13,6 @@ setup() {
 
 # bats test_tags=original
 @test "MAS_HTTP=off: ours starts no HTTP server; the original ignores it and starts one (bug #17)" {
-	skip_unless_generation legacy
 	export MAS_HTTP=off MAS_HTTP_PORT
 	MAS_HTTP_PORT="$(free_port)"
 	run --separate-stderr mas start --no-attach

@@ -5,6 +5,7 @@ load helpers
 
 setup() {
 	common_setup
+	skip_unless_generation legacy
 	use_stub_agent
 }
 
