@@ -137,16 +137,6 @@ JSON
 	assert_file_not_exists "$ROOT/.mas_http.pid"
 }
 
-@test "MAS_HTTP=off starts no server" {
-	export MAS_HTTP_PORT
-	MAS_HTTP_PORT="$(free_port)"
-	MAS_SESSION_MODE=isolated MAS_ROOT="$ROOT" run --separate-stderr mas start --no-attach
-	assert_success
-	assert_file_not_exists "$ROOT/.mas_http.pid"
-	run curl -fsS "http://127.0.0.1:$MAS_HTTP_PORT/health"
-	assert_failure
-}
-
 # bats test_tags=security
 @test "POST /message reaches only sessions of the server's root, never another tmux session" {
 	start_serve "$ROOT"

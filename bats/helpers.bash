@@ -85,6 +85,32 @@ skip_if_original() {
 	fi
 }
 
+# generation prints which program MAS_BIN is: "ours" (this binary),
+# "isolated" (the original at 6526c92, which has isolated sessions; only its
+# text names MAS_SESSION_ID) or "legacy" (the original at 33f2c19).
+generation() {
+	if ! is_original; then
+		echo ours
+	elif grep -q MAS_SESSION_ID "$MAS_BIN"; then
+		echo isolated
+	else
+		echo legacy
+	fi
+}
+
+# skip_unless_generation legacy|isolated declares what a test needs: our
+# binary has both, the original only the generation of its commit: 33f2c19
+# has no isolated sessions, and 6526c92's start always makes one (a
+# mas-<id8> session under sessions/, never mas-tmux or .mas_session).
+skip_unless_generation() {
+	case "$1:$(generation)" in
+	*:ours | legacy:legacy | isolated:isolated) ;;
+	isolated:legacy) skip "the original at 33f2c19 has no isolated sessions" ;;
+	legacy:isolated) skip "the original at 6526c92 has no legacy sessions" ;;
+	*) fail "skip_unless_generation: unknown generation '$1'" ;;
+	esac
+}
+
 # agent_ids prints the ids of the "Unit NN:" lines of list output, one line.
 agent_ids() {
 	awk '$1 == "Unit" { sub(":", "", $2); printf "%s%s", sep, $2; sep = " " } END { print "" }' <<<"$1"

@@ -5,6 +5,7 @@ load helpers
 
 setup() {
 	common_setup
+	skip_unless_generation legacy
 	use_stub_agent
 }
 
@@ -144,7 +145,7 @@ agent_cwd() {
 }
 
 @test "--skip-init with missing units is an error and starts nothing" {
-	skip_if_original "bug #8: agents silently started in the wrong directory"
+	skip_if_original "bug #29: --skip-init did nothing, and agents whose unit was missing started in the caller's directory (#8)"
 	run --separate-stderr mas start --no-attach --skip-init
 	assert_failure 1
 	[[ "$stderr" == "mas: cannot start session: unit directories missing in $WORK/unit: "* ]]
@@ -176,7 +177,7 @@ agent_cwd() {
 }
 
 @test "init without --name and without a terminal is a usage error and creates nothing" {
-	skip_if_original "bug #1: the original exited 1 without a word"
+	skip_if_original "bug #18: the original's name prompt failed on end of input under set -e, exit 1 without a word"
 	run --separate-stderr mas init </dev/null
 	assert_failure 2
 	[ "$stderr" = "mas: init: give the project name with --name NAME (stdin is not a terminal)" ]

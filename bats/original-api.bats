@@ -8,6 +8,7 @@ load helpers
 
 setup() {
 	common_setup
+	skip_unless_generation isolated
 	use_stub_agent
 	# The API's root is its checkout (api/..): the script lives there, runs
 	# there, and neither MAS_ROOT nor MAS_SESSION_MODE is ever set.

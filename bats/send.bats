@@ -52,8 +52,8 @@ setup() {
 	done
 }
 
+# bats test_tags=original
 @test "send delivers multi-line and long text, and Enter only with -e" {
-	skip_if_original "bug #7: newlines submitted each line"
 	local msg
 	msg=$'first line\nsecond line\n\nfourth'
 	run --separate-stderr mas send 22 "$msg"
@@ -127,7 +127,7 @@ setup() {
 }
 
 @test "inside a mas tmux session, commands act on that session" {
-	skip_if_original "bug #16: the original ignored \$TMUX"
+	skip_if_original "bug #30: the original ignored \$TMUX"
 	MAS_SESSION_MODE=isolated MAS_ROOT="$BATS_TEST_TMPDIR/iso" run --separate-stderr mas session create --no-attach
 	assert_success
 	mkdir "$WORK/elsewhere"
