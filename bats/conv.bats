@@ -13,10 +13,7 @@ setup_file() {
 setup() {
 	common_setup
 	skip_if_original "conventions of the rewrite (issue 16)"
-	mkdir -p "$BATS_TEST_TMPDIR/bin"
-	printf '#!/bin/sh\nexec sleep 3600\n' >"$BATS_TEST_TMPDIR/bin/idle-agent"
-	chmod +x "$BATS_TEST_TMPDIR/bin/idle-agent"
-	export MAS_AGENT_COMMAND="$BATS_TEST_TMPDIR/bin/idle-agent" SHELL=/bin/sh
+	use_idle_agent
 }
 
 @test "running from a checkout leaves no untracked file: sessions/, .mas_http.*, .mas_session are ignored" {

@@ -9,10 +9,7 @@ setup() {
 	export ROOT="$BATS_TEST_TMPDIR/root"
 	export MAS_ROOT="$ROOT" MAS_SESSION_MODE=isolated
 	# A light agent: these tests are about files and tmux, not agents.
-	mkdir -p "$BATS_TEST_TMPDIR/bin"
-	printf '#!/bin/sh\nexec sleep 3600\n' >"$BATS_TEST_TMPDIR/bin/idle-agent"
-	chmod +x "$BATS_TEST_TMPDIR/bin/idle-agent"
-	export MAS_AGENT_COMMAND="$BATS_TEST_TMPDIR/bin/idle-agent" SHELL=/bin/sh
+	use_idle_agent
 }
 
 # no_active_without_tmux fails when session list shows an active session

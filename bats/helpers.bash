@@ -192,17 +192,18 @@ agent_input() {
 	printf %q "$got"
 }
 
-# free_port prints a TCP port on 127.0.0.1 that nothing listens on.
-free_port() {
-	local p
-	for _ in $(seq 50); do
-		p=$((20000 + RANDOM % 30000))
-		if ! ss -ltnH "sport = :$p" 2>/dev/null | grep -q .; then
-			echo "$p"
-			return
-		fi
-	done
-	return 1
+# free_port (from ports.bash, which scripts share) prints a TCP port on
+# 127.0.0.1 that nothing listens on.
+# shellcheck source=bats/ports.bash
+source "${BASH_SOURCE[0]%/*}/ports.bash"
+
+# use_idle_agent makes the agent of every pane a process that only sleeps,
+# run by /bin/sh: for tests about files and tmux, not about agents.
+use_idle_agent() {
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\nexec sleep 3600\n' >"$BATS_TEST_TMPDIR/bin/idle-agent"
+	chmod +x "$BATS_TEST_TMPDIR/bin/idle-agent"
+	export MAS_AGENT_COMMAND="$BATS_TEST_TMPDIR/bin/idle-agent" SHELL=/bin/sh
 }
 
 # start_serve ROOT starts "mas serve" for ROOT on a free port in the

@@ -100,11 +100,9 @@ team() {
 # unless told "off", the background HTTP server on a free port.
 iso_env() {
 	export ROOT="$BATS_TEST_TMPDIR/root"
-	mkdir -p "$ROOT" "$BATS_TEST_TMPDIR/bin"
+	mkdir -p "$ROOT"
 	export MAS_ROOT="$ROOT" MAS_SESSION_MODE=isolated
-	printf '#!/bin/sh\nexec sleep 3600\n' >"$BATS_TEST_TMPDIR/bin/idle-agent"
-	chmod +x "$BATS_TEST_TMPDIR/bin/idle-agent"
-	export MAS_AGENT_COMMAND="$BATS_TEST_TMPDIR/bin/idle-agent" SHELL=/bin/sh
+	use_idle_agent
 	if [[ "${1:-}" != off ]]; then
 		unset MAS_HTTP
 		MAS_HTTP_PORT="$(free_port)"

@@ -11,10 +11,7 @@ setup() {
 	skip_if_original "hardening of the rewrite (issue 14)"
 	export ROOT="$BATS_TEST_TMPDIR/root"
 	export MAS_ROOT="$ROOT" MAS_SESSION_MODE=isolated
-	mkdir -p "$BATS_TEST_TMPDIR/bin"
-	printf '#!/bin/sh\nexec sleep 3600\n' >"$BATS_TEST_TMPDIR/bin/idle-agent"
-	chmod +x "$BATS_TEST_TMPDIR/bin/idle-agent"
-	export MAS_AGENT_COMMAND="$BATS_TEST_TMPDIR/bin/idle-agent" SHELL=/bin/sh
+	use_idle_agent
 }
 
 teardown() {

@@ -125,17 +125,8 @@ unset TMUX TMUX_PANE MAS_SESSION_ID MAS_SESSION_NAME MAS_SESSION_MODE MAS_ROOT M
 	MAS_TMUX_SOCKET MAS_AGENT_COMMAND MAS_API_TOKEN MAS_HTTP_HOST MAS_HTTP_PORT
 export HOME="$work/home" SHELL=/bin/bash PATH="$work/bin:$PATH" MAS_HTTP=off
 
-free_port() {
-	local p
-	for _ in $(seq 50); do
-		p=$((20000 + RANDOM % 30000))
-		if ! ss -ltnH "sport = :$p" 2>/dev/null | grep -q .; then
-			echo "$p"
-			return
-		fi
-	done
-	return 1
-}
+# shellcheck source=bats/ports.bash
+source "$repo/bats/ports.bash"
 
 # http METHOD PATH [BODY]: sets code and body.
 http() {
