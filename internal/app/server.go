@@ -230,22 +230,22 @@ func (a *App) StartHTTP(root string) {
 	}
 	addr := a.HTTPAddr("")
 	if err := api.CheckAddr(addr, a.Getenv("MAS_API_TOKEN")); err != nil {
-		fmt.Fprintf(a.Progress, "mas: warning: HTTP server not started: %v\n", err)
+		a.warnf("HTTP server not started: %v", err)
 		return
 	}
 	ln, err := net.Listen("tcp", addr)
 	if errors.Is(err, syscall.EADDRINUSE) {
-		fmt.Fprintf(a.Progress, "mas: warning: HTTP server not started: %s is in use (MAS_HTTP_PORT chooses another port, MAS_HTTP=off none)\n", addr)
+		a.warnf("HTTP server not started: %s is in use (MAS_HTTP_PORT chooses another port, MAS_HTTP=off none)", addr)
 		return
 	}
 	if err != nil {
-		fmt.Fprintf(a.Progress, "mas: warning: HTTP server not started: %v\n", err)
+		a.warnf("HTTP server not started: %v", err)
 		return
 	}
 	defer ln.Close()
 	pid, err := a.launchServer(root, ln.(*net.TCPListener))
 	if err != nil {
-		fmt.Fprintf(a.Progress, "mas: warning: HTTP server not started: %v\n", err)
+		a.warnf("HTTP server not started: %v", err)
 		return
 	}
 	fmt.Fprintf(a.Progress, "[INFO] HTTP server started (PID %d) on http://%s\n", pid, addr)
@@ -320,7 +320,7 @@ func (a *App) StopHTTPIfIdle(ctx context.Context, root string) {
 	}
 	busy, err := a.rootSessionsLive(ctx, root, socket)
 	if err != nil {
-		fmt.Fprintf(a.Progress, "mas: warning: HTTP server (PID %d) left running: %v\n", h.PID, err)
+		a.warnf("HTTP server (PID %d) left running: %v", h.PID, err)
 		return
 	}
 	if busy {
@@ -331,11 +331,11 @@ func (a *App) StopHTTPIfIdle(ctx context.Context, root string) {
 		return
 	}
 	if err := syscall.Kill(h.PID, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
-		fmt.Fprintf(a.Progress, "mas: warning: cannot stop the HTTP server (PID %d): %v\n", h.PID, err)
+		a.warnf("cannot stop the HTTP server (PID %d): %v", h.PID, err)
 		return
 	}
 	if !waitReleased(root, serverStopTimeout) {
-		fmt.Fprintf(a.Progress, "mas: warning: the HTTP server (PID %d) was asked to stop but still runs after %s\n", h.PID, serverStopTimeout)
+		a.warnf("the HTTP server (PID %d) was asked to stop but still runs after %s", h.PID, serverStopTimeout)
 		return
 	}
 	fmt.Fprintf(a.Progress, "[INFO] HTTP server stopped (PID %d)\n", h.PID)

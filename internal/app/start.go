@@ -86,7 +86,7 @@ func (m Mode) Failed(err error) error {
 func (a *App) Start(ctx context.Context, l Launch) (*Launched, error) {
 	// Before anything is made: an agent that cannot run would leave
 	// thirteen shells that look like a team.
-	if err := layout.CheckProgram(ctx, a.AgentCommand(), a.UserShell(), a.Getenv("PATH"), a.warn); err != nil {
+	if err := layout.CheckProgram(ctx, a.AgentCommand(), a.UserShell(), a.Getenv("PATH"), func(msg string) { a.warnf("%s", msg) }); err != nil {
 		return nil, l.Mode.Failed(err)
 	}
 	if l.Mode == Isolated {
@@ -184,4 +184,7 @@ func (a *App) Attach(ctx context.Context, name, window string) error {
 func (a *App) Init(name string) error { return legacy.Init(a.Cwd, name) }
 
 // warn prints a warning for people.
-func (a *App) warn(msg string) { fmt.Fprintf(a.Progress, "mas: warning: %s\n", msg) }
+// warnf writes a warning line for people.
+func (a *App) warnf(format string, args ...any) {
+	fmt.Fprintf(a.Progress, "mas: warning: "+format+"\n", args...)
+}
