@@ -1,12 +1,11 @@
 package app
 
-// TestWebPageInChromium drives the page of mas serve in headless Chromium
+// The tests here drive the page of mas serve in headless Chromium
 // (Debian's package; scripts/test.sh installs it) against the real API
-// and a private tmux server: create a session, see it active, send a
-// message the stub agent reads, stop it, see it stopped. It talks to
-// Chromium over --remote-debugging-pipe with the DevTools protocol, and
-// leaves a screenshot in $MAS_SCREENSHOT_DIR (default: the test's temp
-// directory).
+// and a private tmux server, whose agents are a stub that shows and keeps
+// what it reads. They talk to Chromium over --remote-debugging-pipe with
+// the DevTools protocol, and leave screenshots in $MAS_SCREENSHOT_DIR
+// (default: the test's temp directory).
 
 import (
 	"bufio"
@@ -111,13 +110,61 @@ func (c *cdp) waitFor(t *testing.T, session, js, want string) {
 	t.Fatalf("waiting for %s == %q; last %q; page: %s", js, want, got, page)
 }
 
-// browserFixture is a mas root with a stub agent that writes what it
-// reads to out/<agent>.in, on a private tmux server, and headless
-// Chromium to drive pages.
+// browserFixture is a mas root with a stub agent that shows what it reads
+// on its screen and writes it to out/<session id>-<agent>.in, on a
+// private tmux server, and headless Chromium to drive pages.
 type browserFixture struct {
 	dir, out string
 	a        *App
 	c        *cdp
+	requests *requestLog // of the API served last
+}
+
+// requestLog records the requests a server answers, how many it answered
+// at once at most, and slows down GET …/output on demand.
+type requestLog struct {
+	mu        sync.Mutex
+	paths     []string // "GET /sessions", in order
+	active    int
+	maxActive int
+	delay     time.Duration // added to each GET …/output
+}
+
+func (l *requestLog) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		api := r.URL.Path != "/" && !strings.HasPrefix(r.URL.Path, "/ui/") && r.URL.Path != "/favicon.ico"
+		l.mu.Lock()
+		if api {
+			l.paths = append(l.paths, r.Method+" "+r.URL.Path)
+			l.active++
+			l.maxActive = max(l.maxActive, l.active)
+		}
+		delay := l.delay
+		l.mu.Unlock()
+		if api && strings.HasSuffix(r.URL.Path, "/output") {
+			time.Sleep(delay)
+		}
+		h.ServeHTTP(w, r)
+		if api {
+			l.mu.Lock()
+			l.active--
+			l.mu.Unlock()
+		}
+	})
+}
+
+func (l *requestLog) setDelay(d time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.delay = d
+}
+
+// count is the number of API requests so far and the most answered at
+// once.
+func (l *requestLog) count() (n, most int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.paths), l.maxActive
 }
 
 func newBrowserFixture(t *testing.T) *browserFixture {
@@ -142,7 +189,12 @@ func newBrowserFixture(t *testing.T) *browserFixture {
 		os.MkdirAll(d, 0o755)
 	}
 	stub := filepath.Join(dir, "agent")
-	os.WriteFile(stub, []byte("#!/bin/sh\nstty raw -echo\nexec cat >\""+out+"/$(basename \"$(pwd -P)\").in\"\n"), 0o755)
+	os.WriteFile(stub, []byte(`#!/bin/sh
+agent=$(basename "$(pwd -P)")
+echo "agent $agent of ${MAS_SESSION_ID%%-*} ready"
+stty raw -echo
+exec tee "`+out+`/$MAS_SESSION_ID-$agent.in"
+`), 0o755)
 	// A tmux server of the test's own, never the user's.
 	t.Setenv("HOME", home)
 	t.Setenv("TMUX_TMPDIR", dir)
@@ -185,7 +237,8 @@ func (f *browserFixture) serve(t *testing.T, o api.Options) (string, *api.Server
 		refused = append(refused, status)
 	}
 	h := api.New(Backend{f.a}, o)
-	srv.Config.Handler = h
+	f.requests = &requestLog{}
+	srv.Config.Handler = f.requests.wrap(h)
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return srv.URL, h, func() []int {
@@ -213,16 +266,16 @@ func (f *browserFixture) run(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.read(t, "21", "")
+	f.read(t, run.SessionID, "21", "")
 	return run.SessionID
 }
 
-// read waits (bounded) until agent has read exactly want.
-func (f *browserFixture) read(t *testing.T, agent, want string) {
+// read waits (bounded) until agent of session id has read exactly want.
+func (f *browserFixture) read(t *testing.T, id, agent, want string) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		got, err := os.ReadFile(filepath.Join(f.out, agent+".in"))
+		got, err := os.ReadFile(filepath.Join(f.out, id+"-"+agent+".in"))
 		if err == nil && string(got) == want {
 			return
 		}
@@ -233,71 +286,299 @@ func (f *browserFixture) read(t *testing.T, agent, want string) {
 	}
 }
 
+// rowStatus is JavaScript for the status the list shows for session id.
+func rowStatus(id string) string {
+	return fmt.Sprintf(`(document.querySelector('#sessions tr[data-id="%s"] td.status') || {}).textContent`, id)
+}
+
+// click is JavaScript that clicks what selector finds.
+func click(selector string) string {
+	return fmt.Sprintf(`document.querySelector(%q).click(); "ok"`, selector)
+}
+
+// rowButton is the selector of a button (watch, stop, resume, remove) in
+// session id's row.
+func rowButton(id, button string) string {
+	return fmt.Sprintf(`#sessions tr[data-id="%s"] button.%s`, id, button)
+}
+
+// tileText is JavaScript for the screen text in agent's tile.
+func tileText(agent string) string {
+	return fmt.Sprintf(`(document.querySelector('#grid [data-agent="%s"] .screen') || {}).textContent`, agent)
+}
+
+// send fills the message box and sends it.
+func send(t *testing.T, c *cdp, s, target, text string) {
+	t.Helper()
+	js, _ := json.Marshal(text)
+	c.eval(t, s, `const f = document.getElementById("message");
+		f.elements.target.value = "`+target+`"; f.elements.text.value = `+string(js)+`; f.elements.execute.checked = true;
+		document.getElementById("send-button").click(); "ok"`)
+}
+
+// screenshot saves the page, seen width x height (the whole page when
+// full), as name in $MAS_SCREENSHOT_DIR.
+func (f *browserFixture) screenshot(t *testing.T, s, name string, width, height int, full bool) {
+	t.Helper()
+	f.c.call(t, s, "Emulation.setDeviceMetricsOverride", map[string]any{"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false})
+	f.c.eval(t, s, `new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r("ok"))))`)
+	var shot struct{ Data string }
+	json.Unmarshal(f.c.call(t, s, "Page.captureScreenshot", map[string]any{"format": "png", "captureBeyondViewport": full}), &shot)
+	png, _ := base64.StdEncoding.DecodeString(shot.Data)
+	dir := os.Getenv("MAS_SCREENSHOT_DIR")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, png, 0o644); err != nil || len(png) < 1000 {
+		t.Errorf("screenshot: %d bytes, %v", len(png), err)
+	}
+	t.Logf("screenshot: %s", path)
+}
+
+// TestWebPageInChromium: create a session from the form, watch it, send a
+// message the stub agent reads, see an API error, stop it.
 func TestWebPageInChromium(t *testing.T) {
 	f := newBrowserFixture(t)
 	url, _, _ := f.serve(t, api.Options{})
-	c, out := f.c, f.out
+	c := f.c
 	s := f.open(t, url+"/")
 	c.waitFor(t, s, `document.getElementById("health").textContent`, "API ok")
+	c.waitFor(t, s, `document.getElementById("new-session").open`, "true") // no session yet
 
-	// Create an isolated session from the form.
+	// Create an isolated session from the form: the page watches it.
 	c.eval(t, s, `document.querySelector("#create select[name=mode]").value = "isolated";
 		document.querySelector("textarea[name=prompt-00]").value = "plan it";
 		document.getElementById("create-button").click(); "ok"`)
 	c.waitFor(t, s, `document.getElementById("created").textContent.startsWith("Created ")`, "true")
 	id := c.eval(t, s, `document.getElementById("created").textContent.split(" ")[1]`)
-	c.waitFor(t, s, fmt.Sprintf(`(document.querySelector('#sessions tr[data-id="%s"] td:nth-child(4)') || {}).textContent`, id), "active")
+	c.waitFor(t, s, rowStatus(id), "active")
 	if got := c.eval(t, s, `document.getElementById("created").textContent`); !strings.Contains(got, "mas session attach "+id[:8]) {
 		t.Errorf("no attach hint: %q", got)
 	}
-	c.waitFor(t, s, `(document.querySelector('#agents tr[data-agent="21"] td:nth-child(4)') || {}).textContent`, "running")
+	c.waitFor(t, s, `location.search`, "?session="+id)
+	c.waitFor(t, s, `(document.querySelector('#grid [data-agent="21"] .state') || {}).textContent`, "running")
 
 	// The meta manager's prompt arrived once, submitted.
-	if got, _ := os.ReadFile(filepath.Join(out, "00.in")); string(got) != "plan it\r" {
-		t.Errorf("agent 00 read %q, want the prompt once", got)
-	}
+	f.read(t, id, "00", "plan it\r")
 
-	// Send a message; HTML in it must stay text.
+	// Send a message; HTML in it must stay text, on the page and in the
+	// agent's tile.
 	msg := `<b>hello</b> $(touch pwned)`
-	c.waitFor(t, s, `document.getElementById("message-session").options.length`, "1")
-	js, _ := json.Marshal(msg)
-	c.eval(t, s, `const f = document.getElementById("message");
-		f.elements.target.value = "21"; f.elements.text.value = `+string(js)+`; f.elements.execute.checked = true;
-		document.getElementById("send-button").click(); "ok"`)
+	send(t, c, s, "21", msg)
 	c.waitFor(t, s, `document.getElementById("sent").textContent`, "Message sent to 1/1 agents of mas-"+id[:8])
-	f.read(t, "21", msg+"\r")
+	f.read(t, id, "21", msg+"\r")
+	c.waitFor(t, s, tileText("21")+`.includes(`+"`"+msg+"`"+`)`, "true")
 	if n := c.eval(t, s, `document.querySelectorAll("b").length`); n != "0" {
 		t.Errorf("message text was rendered as HTML")
 	}
 
 	// An API error is shown, not swallowed.
-	c.eval(t, s, `const g = document.getElementById("message"); g.elements.target.value = "nobody";
-		document.getElementById("send-button").click(); "ok"`)
+	send(t, c, s, "nobody", "x")
 	c.waitFor(t, s, `document.getElementById("error").hidden`, "false")
 	if got := c.eval(t, s, `document.getElementById("error").textContent`); !strings.Contains(got, "names no agent") {
 		t.Errorf("error shown: %q", got)
 	}
 
-	// Stop it, confirming the dialog.
-	c.eval(t, s, fmt.Sprintf(`window.confirm = () => true;
-		document.querySelector('#sessions tr[data-id="%s"] button.stop').click(); "ok"`, id))
-	c.waitFor(t, s, fmt.Sprintf(`(document.querySelector('#sessions tr[data-id="%s"] td:nth-child(4)') || {}).textContent`, id), "stopped")
+	// Stop it, confirming the dialog: its screens go, the page says why.
+	c.eval(t, s, `window.confirm = () => true; "ok"`)
+	c.eval(t, s, click(rowButton(id, "stop")))
+	c.waitFor(t, s, rowStatus(id), "stopped")
 	if err := exec.Command("tmux", "has-session", "-t", "=mas-"+id[:8]).Run(); err == nil {
 		t.Error("tmux session still runs after Stop")
 	}
+	c.waitFor(t, s, `document.querySelectorAll("#grid .tile").length + " " + document.getElementById("message").hidden`, "0 true")
+	c.waitFor(t, s, `document.getElementById("view-note").textContent`, "mas-"+id[:8]+" is stopped: Resume brings it back.")
+}
 
-	var shot struct{ Data string }
-	json.Unmarshal(c.call(t, s, "Page.captureScreenshot", map[string]any{"format": "png"}), &shot)
-	png, _ := base64.StdEncoding.DecodeString(shot.Data)
-	shotDir := os.Getenv("MAS_SCREENSHOT_DIR")
-	if shotDir == "" {
-		shotDir = t.TempDir()
+// TestWebPageWatchesASession: /?session= opens a session among two, by its
+// id or a prefix of it; a message sent from the page goes to the session
+// whose screens show, and appears in its agent's tile; watching another
+// session changes the URL. Leaves web-ui.png (1280x800) and
+// web-ui-narrow.png (a phone's width, the whole page).
+func TestWebPageWatchesASession(t *testing.T) {
+	f := newBrowserFixture(t)
+	url, _, _ := f.serve(t, api.Options{})
+	c := f.c
+	first, second := f.run(t), f.run(t)
+
+	s := f.open(t, url+"/?session="+second[:8])
+	c.waitFor(t, s, `location.search`, "?session="+second)
+	c.waitFor(t, s, `document.getElementById("view-title").textContent`, "Agents of mas-"+second[:8])
+	c.waitFor(t, s, `[...document.querySelectorAll("#grid .tile")].map((e) => e.dataset.agent).join(" ")`,
+		"00 10 11 12 13 20 21 22 23 30 31 32 33")
+	c.waitFor(t, s, tileText("21"), "agent 21 of "+second[:8]+" ready")
+	if got := c.eval(t, s, `document.querySelector("#sessions tr.selected").dataset.id`); got != second {
+		t.Errorf("the list marks %s as watched, want %s", got, second)
 	}
-	path := filepath.Join(shotDir, "web-ui.png")
-	if err := os.WriteFile(path, png, 0o644); err != nil || len(png) < 1000 {
-		t.Errorf("screenshot: %d bytes, %v", len(png), err)
+
+	send(t, c, s, "21", "hello from the page")
+	f.read(t, second, "21", "hello from the page\r")
+	f.read(t, first, "21", "")
+	c.waitFor(t, s, tileText("21")+`.includes("hello from the page")`, "true")
+	c.eval(t, s, `document.getElementById("message").elements.text.value = ""; "ok"`)
+	f.screenshot(t, s, "web-ui.png", 1280, 800, false)
+	f.screenshot(t, s, "web-ui-narrow.png", 420, 900, true)
+	f.c.call(t, s, "Emulation.clearDeviceMetricsOverride", map[string]any{})
+
+	// Watch the other one: the URL, the tiles and the message follow.
+	c.eval(t, s, click(rowButton(first, "watch")))
+	c.waitFor(t, s, `location.search`, "?session="+first)
+	c.waitFor(t, s, tileText("21"), "agent 21 of "+first[:8]+" ready")
+	send(t, c, s, "21", "to the first")
+	f.read(t, first, "21", "to the first\r")
+	f.read(t, second, "21", "hello from the page\r")
+
+	// A full id opens it as well; one that names nothing says so.
+	s2 := f.open(t, url+"/?session="+second)
+	c.waitFor(t, s2, `document.getElementById("view-title").textContent`, "Agents of mas-"+second[:8])
+	s3 := f.open(t, url+"/?session=0badc0de")
+	c.waitFor(t, s3, `document.getElementById("error").textContent`, "?session=0badc0de: no such session under this root")
+}
+
+// TestWebPageResumeAndRemove: a stopped session is resumed from the page
+// with its 13 agents, and removed (after a confirmation that names it,
+// which can say no) from the list and the disk; a running one offers no
+// Remove.
+func TestWebPageResumeAndRemove(t *testing.T) {
+	f := newBrowserFixture(t)
+	url, _, _ := f.serve(t, api.Options{})
+	c := f.c
+	id := f.run(t)
+	name := "mas-" + id[:8]
+	sess, err := Backend{f.a}.Session(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("screenshot: %s", path)
+	dir := sess.WorkingDir
+
+	s := f.open(t, url+"/?session="+id)
+	c.waitFor(t, s, `document.querySelectorAll("#grid .tile").length`, "13")
+	if got := c.eval(t, s, `document.querySelectorAll("#sessions button.remove, #sessions button.resume").length`); got != "0" {
+		t.Errorf("a running session offers %s Remove or Resume buttons", got)
+	}
+	c.eval(t, s, `window.confirm = () => true; "ok"`)
+	c.eval(t, s, click(rowButton(id, "stop")))
+	c.waitFor(t, s, rowStatus(id), "stopped")
+
+	c.eval(t, s, click(rowButton(id, "resume")))
+	c.waitFor(t, s, rowStatus(id), "active")
+	c.waitFor(t, s, `[...document.querySelectorAll("#grid .tile.state-running")].length`, "13")
+	out, err := exec.Command("tmux", "list-panes", "-s", "-t", "="+name, "-F", "#{pane_id}").Output()
+	if n := strings.Count(string(out), "\n"); err != nil || n != 13 {
+		t.Errorf("after Resume tmux has %d panes (%v), want 13", n, err)
+	}
+	f.read(t, id, "21", "") // the agent reads again (tee starts the file anew)
+
+	c.eval(t, s, click(rowButton(id, "stop")))
+	c.waitFor(t, s, rowStatus(id), "stopped")
+
+	// Remove, answering no: nothing happens.
+	c.eval(t, s, `window.asked = []; window.confirm = (q) => { window.asked.push(q); return false; }; "ok"`)
+	c.eval(t, s, click(rowButton(id, "remove")))
+	c.waitFor(t, s, `window.asked.length`, "1")
+	q := c.eval(t, s, `window.asked[0]`)
+	for _, want := range []string{name, id, dir, "cannot be undone"} {
+		if !strings.Contains(q, want) {
+			t.Errorf("the confirmation %q does not say %q", q, want)
+		}
+	}
+	if _, err := os.Stat(dir); err != nil {
+		t.Fatalf("Remove answered no: %v", err)
+	}
+
+	// Yes: gone from the list, the disk and the URL.
+	c.eval(t, s, `window.confirm = () => true; "ok"`)
+	c.eval(t, s, click(rowButton(id, "remove")))
+	c.waitFor(t, s, `document.querySelectorAll('#sessions tr[data-id="`+id+`"]').length`, "0")
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("the session's directory after Remove: %v", err)
+	}
+	c.waitFor(t, s, `location.search`, "")
+	if got := c.eval(t, s, `document.getElementById("error").hidden`); got != "true" {
+		t.Errorf("error shown: %s", c.eval(t, s, `document.getElementById("error").textContent`))
+	}
+}
+
+// TestWebPageHidesStoppedSessions: the checkbox hides stopped sessions
+// but the one watched, and the page remembers it.
+func TestWebPageHidesStoppedSessions(t *testing.T) {
+	f := newBrowserFixture(t)
+	url, _, _ := f.serve(t, api.Options{})
+	c := f.c
+	running, stopped, watched := f.run(t), f.run(t), f.run(t)
+	for _, id := range []string{stopped, watched} {
+		if _, err := (Backend{f.a}).Stop(context.Background(), id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows := `[...document.querySelectorAll("#sessions tbody tr")].map((e) => e.dataset.id).sort().join(" ")`
+	all := []string{running, stopped, watched}
+	slices.Sort(all)
+
+	s := f.open(t, url+"/?session="+watched)
+	c.waitFor(t, s, rows, strings.Join(all, " "))
+	c.eval(t, s, click("#hide-stopped"))
+	shown := []string{running, watched}
+	slices.Sort(shown)
+	c.waitFor(t, s, rows, strings.Join(shown, " "))
+	c.waitFor(t, s, `document.getElementById("hidden-count").textContent`, "(1 hidden)")
+
+	// Remembered: a new page hides them too, and shows them when told.
+	s2 := f.open(t, url+"/")
+	c.waitFor(t, s2, `document.getElementById("hide-stopped").checked`, "true")
+	c.waitFor(t, s2, rows, running)
+	c.eval(t, s2, click("#hide-stopped"))
+	c.waitFor(t, s2, rows, strings.Join(all, " "))
+}
+
+// TestWebPageRefreshesGently: one refresh at a time even when the
+// agents' screens are slow to come, each a list and one output request,
+// and none while the tab is hidden.
+func TestWebPageRefreshesGently(t *testing.T) {
+	f := newBrowserFixture(t)
+	url, _, _ := f.serve(t, api.Options{})
+	c := f.c
+	id := f.run(t)
+	f.requests.setDelay(3 * time.Second) // longer than the 2 s between refreshes
+	s := f.open(t, url+"/?session="+id)
+	c.waitFor(t, s, `document.querySelectorAll("#grid .tile").length`, "13")
+	time.Sleep(7 * time.Second)
+	if n, most := f.requests.count(); most != 1 {
+		t.Errorf("%d requests, %d at once at most; want one at a time", n, most)
+	}
+	f.requests.mu.Lock()
+	for i, p := range f.requests.paths {
+		want := "GET /sessions"
+		if i%2 == 1 {
+			want = "GET /sessions/" + id + "/output"
+		}
+		if p != want {
+			t.Errorf("request %d: %s, want %s (requests: %q)", i, p, want, f.requests.paths)
+			break
+		}
+	}
+	f.requests.mu.Unlock()
+
+	// Hidden: the refresh under way ends, no other starts.
+	f.requests.setDelay(0)
+	c.eval(t, s, `Object.defineProperty(document, "visibilityState", {value: "hidden", configurable: true});
+		document.dispatchEvent(new Event("visibilitychange")); "ok"`)
+	time.Sleep(3500 * time.Millisecond)
+	before, _ := f.requests.count()
+	time.Sleep(5 * time.Second)
+	if after, _ := f.requests.count(); after != before {
+		t.Errorf("%d requests while the tab was hidden", after-before)
+	}
+	c.eval(t, s, `Object.defineProperty(document, "visibilityState", {value: "visible", configurable: true});
+		document.dispatchEvent(new Event("visibilitychange")); "ok"`)
+	deadline := time.Now().Add(time.Second)
+	for n, _ := f.requests.count(); n == before; n, _ = f.requests.count() {
+		if time.Now().After(deadline) {
+			t.Fatal("no refresh within a second of the tab showing again")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // waitRefused waits (bounded) until the server has refused at least n
@@ -380,7 +661,7 @@ fetch("%[1]s/message", {...no, body: JSON.stringify({target: "21", message: "EVI
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	f.read(t, "21", "from a script\r")
+	f.read(t, id, "21", "from a script\r")
 }
 
 // TestTokenLoginInChromium: with MAS_API_TOKEN set, the page opened
@@ -401,7 +682,7 @@ func TestTokenLoginInChromium(t *testing.T) {
 	login := h.LoginURL()
 	c.call(t, s, "Page.navigate", map[string]any{"url": login})
 	c.waitFor(t, s, `document.getElementById("health").textContent`, "API ok")
-	c.waitFor(t, s, fmt.Sprintf(`(document.querySelector('#sessions tr[data-id="%s"] td:nth-child(4)') || {}).textContent`, id), "active")
+	c.waitFor(t, s, rowStatus(id), "active")
 	if got := c.eval(t, s, `location.pathname + location.search + "|" + document.cookie`); got != "/|" {
 		t.Errorf("after the login the page is at %q (want /, the code gone, the cookie unreadable)", got)
 	}

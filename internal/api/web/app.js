@@ -1,5 +1,9 @@
 // The mas web page: it talks only to the HTTP API of mas serve, and puts
 // every text it shows into the page with textContent, never as HTML.
+//
+// One refresh every two seconds, never two at once, none while the tab is
+// hidden: GET /sessions, then, for the session being watched, GET
+// /sessions/{id}/output (all its agents' screens, one tmux process).
 "use strict";
 
 const agents = [
@@ -8,7 +12,17 @@ const agents = [
   ["22", "Backend Developer"], ["23", "DevOps"], ["30", "Business Manager"], ["31", "Accounting"],
   ["32", "Strategy"], ["33", "Analytics"],
 ];
+const refreshEvery = 2000; // ms between the end of a refresh and the next
+const screenLines = 60; // lines asked of each agent's screen
+const hideKey = "mas.hideStopped"; // localStorage: "1" hides stopped sessions
+
+// The page's state: the session watched (its full id, "" for none), the
+// ?session= value not yet matched to a session, the last list.
 let selected = "";
+let wanted = new URLSearchParams(location.search).get("session") || "";
+let sessions = [];
+let listKey = ""; // what the table shows, to redraw it only when it changes
+let errorFromRefresh = false;
 
 function el(tag, text, cls) {
   const e = document.createElement(tag);
@@ -17,10 +31,18 @@ function el(tag, text, cls) {
   return e;
 }
 
+function button(text, cls, onclick) {
+  const b = el("button", text, cls);
+  b.type = "button";
+  b.onclick = onclick;
+  return b;
+}
+
 function showError(err) {
   const p = document.getElementById("error");
   p.textContent = err ? String(err.message || err) : "";
   p.hidden = !err;
+  errorFromRefresh = false;
 }
 
 // api calls the API and throws its {"error": …} message on failure.
@@ -41,79 +63,239 @@ async function api(method, path, body) {
   return data;
 }
 
+function sessionPath(s, tail) {
+  return "/sessions/" + encodeURIComponent(s.sessionId) + (tail || "");
+}
+
+// The refresh loop: refresh() runs one now, or right after the one in
+// flight; the next is planned when it ends, and only while the tab shows.
+let inFlight = false;
+let again = false;
+let timer = 0;
+
 async function refresh() {
+  if (inFlight) {
+    again = true;
+    return;
+  }
+  inFlight = true;
+  clearTimeout(timer);
   try {
-    await api("GET", "/health");
-    document.getElementById("health").textContent = "API ok";
+    do {
+      again = false;
+      await refreshOnce();
+    } while (again);
+  } finally {
+    inFlight = false;
+    plan();
+  }
+}
+
+function plan() {
+  clearTimeout(timer);
+  if (document.visibilityState === "visible") timer = setTimeout(refresh, refreshEvery);
+}
+
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") refresh();
+  else clearTimeout(timer);
+});
+
+async function refreshOnce() {
+  try {
     const data = await api("GET", "/sessions");
-    renderSessions(data.sessions || []);
-    await refreshAgents();
+    sessions = data.sessions || [];
   } catch (err) {
     // With MAS_API_TOKEN set, the page gets in through the login URL
     // that mas serve prints; say so rather than "unreachable".
     document.getElementById("health").textContent = err.status === 401 ? "Login required" : "API unreachable";
     showError(err.status === 401 ? "Login required (401): this server has MAS_API_TOKEN set. Open the login URL " +
       "that mas serve printed on stderr (for the server that start launched: .mas_http.log in the mas root)." : err);
+    errorFromRefresh = true;
+    return;
+  }
+  document.getElementById("health").textContent = "API ok";
+  if (errorFromRefresh) showError(null);
+  pickWanted();
+  renderSessions();
+  try {
+    await refreshView();
+  } catch (err) {
+    // The session may have stopped since the list: the next refresh
+    // says so; the screens shown last stay.
+    const note = document.getElementById("view-note");
+    note.textContent = String(err.message || err);
+    note.hidden = false;
   }
 }
 
-function renderSessions(sessions) {
+// pickWanted selects the session that ?session= names, by its full id,
+// tmux name or a unique prefix of its id, once the list is known.
+function pickWanted() {
+  if (!wanted) return;
+  const w = wanted.toLowerCase();
+  wanted = "";
+  const exact = sessions.filter((s) => s.sessionId === w || s.tmuxSession === w);
+  const found = exact.length ? exact : sessions.filter((s) => s.sessionId.startsWith(w));
+  if (found.length === 1) {
+    select(found[0].sessionId, false);
+  } else {
+    showError("?session=" + w + ": " + (found.length ? "several sessions start so; give more of the id" :
+      "no such session under this root"));
+  }
+}
+
+// select watches session id ("" for none) and writes it into the URL.
+function select(id, now = true) {
+  if (id === selected) return;
+  selected = id;
+  history.replaceState(null, "", id ? "?session=" + encodeURIComponent(id) : location.pathname);
+  document.getElementById("grid").replaceChildren();
+  document.getElementById("sent").hidden = true;
+  listKey = "";
+  if (now) refresh();
+}
+
+function hideStopped() {
+  return document.getElementById("hide-stopped").checked;
+}
+
+function renderSessions() {
+  const key = JSON.stringify([sessions, selected, hideStopped()]);
+  if (key === listKey) return; // redrawing would eat a click under way
+  listKey = key;
   const body = document.querySelector("#sessions tbody");
   body.replaceChildren();
   document.getElementById("no-sessions").hidden = sessions.length > 0;
-  const pick = document.getElementById("message-session");
-  const current = pick.value;
-  pick.replaceChildren();
+  if (!sessions.length) document.getElementById("new-session").open = true;
+  let hidden = 0;
   for (const s of sessions) {
+    // The session watched stays listed, with its buttons.
+    if (hideStopped() && s.status === "stopped" && s.sessionId !== selected) {
+      hidden++;
+      continue;
+    }
     const tr = el("tr");
     tr.dataset.id = s.sessionId;
     if (s.sessionId === selected) tr.className = "selected";
-    tr.append(el("td", s.sessionId), el("td", s.tmuxSession), el("td", s.mode),
-      el("td", s.status, "status-" + s.status), el("td", s.createdAt), el("td", s.workingDir));
-    const actions = el("td");
-    const show = el("button", "Agents");
-    show.type = "button";
-    show.onclick = () => { selected = s.sessionId; refresh(); };
-    actions.append(show);
-    if (s.status === "active") {
-      const stop = el("button", "Stop", "stop");
-      stop.type = "button";
-      stop.onclick = () => stopSession(s);
-      actions.append(stop);
-      const opt = el("option", s.tmuxSession);
-      opt.value = s.sessionId;
-      pick.append(opt);
-    }
-    tr.append(actions);
+    tr.append(el("td", s.tmuxSession, "name"), el("td", s.sessionId, "id"), el("td", s.mode),
+      el("td", s.status, "status status-" + s.status), el("td", s.createdAt), el("td", s.workingDir, "path"));
+    tr.append(el("td", undefined, "actions"));
+    tr.lastChild.append(...actions(s));
     body.append(tr);
   }
-  if (current) pick.value = current;
+  document.getElementById("hidden-count").textContent = hidden ? "(" + hidden + " hidden)" : "";
 }
 
-async function refreshAgents() {
-  const body = document.querySelector("#agents tbody");
-  const label = document.getElementById("agents-session");
-  if (!selected) { body.replaceChildren(); label.textContent = ""; return; }
-  const st = await api("GET", "/status?session=" + encodeURIComponent(selected));
-  label.textContent = "of " + (st.session || selected) + " (" + st.status + ")";
-  body.replaceChildren();
-  for (const a of st.agents || []) {
-    const tr = el("tr");
-    tr.dataset.agent = a.id;
-    tr.append(el("td", a.id), el("td", a.name), el("td", a.window), el("td", a.status, "status-" + a.status));
-    body.append(tr);
+// actions are a session's buttons: watch it, and what its state allows.
+// Remove is offered for a session that does not run: a running one is
+// stopped first (the page never sends force).
+function actions(s) {
+  const out = [];
+  if (s.status !== "orphan") {
+    const watch = button(s.sessionId === selected ? "Watching" : "Watch", "watch", () => select(s.sessionId));
+    watch.disabled = s.sessionId === selected;
+    out.push(watch);
   }
+  if (s.status === "active" || s.status === "orphan") out.push(button("Stop", "stop", () => stopSession(s)));
+  if (s.mode === "isolated" && s.status === "stopped") out.push(button("Resume", "resume", () => resumeSession(s)));
+  if (s.mode === "isolated" && (s.status === "stopped" || s.status === "error")) {
+    out.push(button("Remove", "remove", () => removeSession(s)));
+  }
+  return out;
 }
 
-async function stopSession(s) {
-  if (!window.confirm("Stop session " + s.tmuxSession + "? Its agents end; its files stay.")) return;
+// act runs one change of a session, shows its error, and refreshes; it
+// tells whether the change was made.
+async function act(question, method, path) {
+  if (question && !window.confirm(question)) return false;
+  let done = false;
   try {
     showError(null);
-    await api("POST", "/sessions/" + encodeURIComponent(s.sessionId) + "/stop");
+    await api(method, path);
+    done = true;
   } catch (err) {
     showError(err);
   }
+  listKey = "";
   refresh();
+  return done;
+}
+
+function stopSession(s) {
+  const q = s.status === "orphan" ?
+    "End the orphaned tmux session " + s.tmuxSession + "? Its session directory is gone already." :
+    "Stop session " + s.tmuxSession + "? Its agents end; its files stay.";
+  return act(q, "POST", sessionPath(s, "/stop"));
+}
+
+function resumeSession(s) {
+  return act("", "POST", sessionPath(s, "/resume"));
+}
+
+async function removeSession(s) {
+  const removed = await act("Remove session " + s.tmuxSession + " (" + s.sessionId + ")?\n\nIts directory " + s.workingDir +
+    " and everything in it (workspace, prompts, logs) are deleted. This cannot be undone.",
+  "DELETE", sessionPath(s));
+  if (removed && s.sessionId === selected) select("");
+}
+
+// refreshView shows the watched session: its agents' screens while it
+// runs, why there are none otherwise.
+async function refreshView() {
+  const title = document.getElementById("view-title");
+  const status = document.getElementById("view-status");
+  const note = document.getElementById("view-note");
+  const form = document.getElementById("message");
+  const grid = document.getElementById("grid");
+  const s = sessions.find((x) => x.sessionId === selected);
+  title.textContent = s ? "Agents of " + s.tmuxSession : "Agents";
+  status.textContent = s ? s.status : "";
+  status.className = s ? "status status-" + s.status : "";
+  document.getElementById("message-session").textContent = s ? s.tmuxSession : "";
+  let why = "";
+  if (!selected) why = "Choose a session above (Watch) to see its agents.";
+  else if (!s) why = "Session " + selected + " is no longer listed under this root.";
+  else if (s.status !== "active") why = s.tmuxSession + " is " + s.status + (s.mode === "isolated" && s.status === "stopped" ? ": Resume brings it back." : ".");
+  note.textContent = why;
+  note.hidden = !why;
+  form.hidden = !!why;
+  if (why) {
+    grid.replaceChildren();
+    document.getElementById("view-updated").textContent = "";
+    return;
+  }
+  const out = await api("GET", sessionPath(s, "/output?lines=" + screenLines));
+  if (selected !== s.sessionId) return; // another session was chosen meanwhile
+  renderGrid(out.agents || []);
+  document.getElementById("view-updated").textContent = "updated " + new Date().toLocaleTimeString();
+}
+
+// renderGrid shows one tile per agent, kept from one refresh to the next:
+// a screen whose text did not change is left alone, and one scrolled to
+// its end stays at its end.
+function renderGrid(list) {
+  const grid = document.getElementById("grid");
+  for (const a of list) {
+    let tile = grid.querySelector('[data-agent="' + CSS.escape(a.id) + '"]');
+    if (!tile) {
+      tile = el("article", undefined, "tile");
+      tile.dataset.agent = a.id;
+      const head = el("header");
+      head.append(el("span", a.id, "id"), el("span", a.name, "name"), el("span", "", "state"));
+      tile.append(head, el("pre", "", "screen"));
+      grid.append(tile);
+    }
+    const state = tile.querySelector(".state");
+    state.textContent = a.status;
+    tile.className = "tile state-" + a.status;
+    const screen = tile.querySelector(".screen");
+    const text = (a.lines || []).join("\n");
+    if (screen.textContent === text) continue;
+    const atEnd = screen.scrollTop + screen.clientHeight >= screen.scrollHeight - 4;
+    screen.textContent = text;
+    if (atEnd) screen.scrollTop = screen.scrollHeight;
+  }
 }
 
 function promptFields() {
@@ -151,25 +333,27 @@ document.getElementById("create").addEventListener("submit", async (ev) => {
   try {
     showError(null);
     const run = await api("POST", "/runs", { sessionMode: form.elements.mode.value, agents: agentsPayload(form) });
-    selected = run.sessionId;
     out.textContent = "Created " + run.sessionId + " (" + run.tmuxSession + "). Attach with: mas session attach " +
       run.sessionId.slice(0, 8) + "   or: tmux attach -t " + run.tmuxSession;
     out.hidden = false;
     if (run.error) showError(run.error);
+    select(run.sessionId, false);
   } catch (err) {
     showError(err);
   }
   refresh();
 });
 
+// The message goes to the session watched, the one whose screens show.
 document.getElementById("message").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const form = ev.target;
   const out = document.getElementById("sent");
+  if (!selected) return;
   try {
     showError(null);
     const res = await api("POST", "/message", {
-      session: form.elements.session.value || undefined,
+      session: selected,
       target: form.elements.target.value,
       message: form.elements.text.value,
       execute: form.elements.execute.checked,
@@ -180,8 +364,16 @@ document.getElementById("message").addEventListener("submit", async (ev) => {
     out.hidden = true;
     showError(err);
   }
+  refresh();
+});
+
+const hide = document.getElementById("hide-stopped");
+hide.checked = localStorage.getItem(hideKey) === "1";
+hide.addEventListener("change", () => {
+  if (hide.checked) localStorage.setItem(hideKey, "1");
+  else localStorage.removeItem(hideKey);
+  renderSessions();
 });
 
 promptFields();
 refresh();
-setInterval(refresh, 2000);
