@@ -31,7 +31,7 @@ type HTTPStatus struct {
 // Status is a session's status, as status --json and GET /status show it.
 type Status struct {
 	Session    string         `json:"session"`
-	Status     string         `json:"status"` // running, partial or stopped
+	Status     string         `json:"status"` // running, partial or stopped (sessionStatus)
 	HTTPServer HTTPStatus     `json:"httpServer"`
 	StartedAt  string         `json:"startedAt,omitempty"`
 	Workspace  string         `json:"workspace,omitempty"`
@@ -54,14 +54,7 @@ func (a *App) Status(sel Selected) Status {
 		}
 		st.Agents = append(st.Agents, as)
 	}
-	switch n := len(byAgent); {
-	case n == len(st.Agents):
-		st.Status = "running"
-	case n > 0:
-		st.Status = "partial"
-	default:
-		st.Status = "stopped"
-	}
+	st.Status = sessionStatus(st.Agents)
 	if len(sel.Panes) > 0 {
 		st.StartedAt = sel.Panes[0].Created.Format(time.DateTime)
 	}
@@ -72,4 +65,29 @@ func (a *App) Status(sel Selected) Status {
 		st.Windows[len(st.Windows)-1].Panes++
 	}
 	return st
+}
+
+// sessionStatus sums up the agents' states: "running" when every agent's
+// program runs or is starting, "stopped" when no agent has a pane (no
+// session), and "partial" otherwise: an agent exited, its pane is gone,
+// or a shell is in front of it and which one cannot be told (an agent
+// not known to run is not counted as running).
+func sessionStatus(agents []AgentStatus) string {
+	running, panes := 0, 0
+	for _, ag := range agents {
+		switch ag.Status {
+		case layout.Running, layout.Starting:
+			running++
+		}
+		if ag.Status != layout.Missing {
+			panes++
+		}
+	}
+	switch {
+	case panes == 0:
+		return "stopped"
+	case running == len(agents):
+		return "running"
+	}
+	return "partial"
 }
