@@ -115,6 +115,23 @@ type MessageResult struct {
 	Total   int    `json:"total"`
 }
 
+// AgentOutput is the last lines of one agent's screen, as peek --json and
+// GET /sessions/{id}/output show them.
+type AgentOutput struct {
+	ID     string   `json:"id"`
+	Name   string   `json:"name"`
+	Window string   `json:"window"`
+	Status string   `json:"status"` // running, starting, exited, stopped or missing
+	Lines  []string `json:"lines"`  // [] for a missing pane
+}
+
+// Output is the answer to GET /sessions/{id}/output.
+type Output struct {
+	SessionID   string        `json:"sessionId"`
+	TmuxSession string        `json:"tmuxSession"`
+	Agents      []AgentOutput `json:"agents"`
+}
+
 // Options say how a Server checks who asks.
 type Options struct {
 	// Token, when set, must come with every API request: as

@@ -47,12 +47,8 @@ func (a *App) Status(sel Selected) Status {
 		st.Workspace = sel.Iso.Dir
 	}
 	byAgent := layout.AgentPanes(sel.Panes)
-	for _, ag := range roster.All() {
-		as := AgentStatus{ID: ag.ID, Name: ag.Name, Status: layout.Missing, Window: ag.Window}
-		if p, ok := byAgent[ag.ID]; ok {
-			as.Pane, as.Status = p.ID, layout.AgentState(p, a.UserShell())
-		}
-		st.Agents = append(st.Agents, as)
+	for _, id := range roster.IDs() {
+		st.Agents = append(st.Agents, a.agentStatus(id, byAgent))
 	}
 	st.Status = sessionStatus(st.Agents)
 	if len(sel.Panes) > 0 {
@@ -90,4 +86,15 @@ func sessionStatus(agents []AgentStatus) string {
 		return "running"
 	}
 	return "partial"
+}
+
+// agentStatus is the state of agent id among the panes of a session
+// (layout.AgentPanes).
+func (a *App) agentStatus(id string, byAgent map[string]layout.PaneInfo) AgentStatus {
+	ag, _ := roster.Lookup(id)
+	as := AgentStatus{ID: ag.ID, Name: ag.Name, Status: layout.Missing, Window: ag.Window}
+	if p, ok := byAgent[id]; ok {
+		as.Pane, as.Status = p.ID, layout.AgentState(p, a.UserShell())
+	}
+	return as
 }
