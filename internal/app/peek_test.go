@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"mas/internal/api"
 	"mas/internal/layout"
 )
 
@@ -77,5 +78,54 @@ func TestPeekLines(t *testing.T) {
 		if n, err := PeekLines(s); !errors.Is(err, layout.ErrLines) {
 			t.Errorf("PeekLines(%q) = %d, %v; want ErrLines", s, n, err)
 		}
+	}
+}
+
+// TestBackendOutput: GET /sessions/{id}/output over the verbs: the
+// session as the API names it, its filters checked, one tmux process for
+// every pane.
+func TestBackendOutput(t *testing.T) {
+	a, f, rec, _ := testApp(t, nil)
+	b := NewBackend(a)
+	ctx := context.Background()
+	s, err := a.Start(ctx, Launch{Mode: Isolated})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Add("mas-stranger") // a tmux session of no root
+	f.SetScreen(s.Name, "12", "drawing", "")
+	before := len(rec.Calls())
+	out, err := b.Output(ctx, s.ID[:8], "", "")
+	if err != nil || out.SessionID != s.ID || out.TmuxSession != s.Name || len(out.Agents) != 13 {
+		t.Fatalf("output: %+v, %v", out, err)
+	}
+	if n := len(rec.Calls()) - before; n != 2 {
+		t.Errorf("%d tmux calls, want 2: the selection's listing, then every pane at once", n)
+	}
+	out, err = b.Output(ctx, s.Name, "12,design", "1")
+	if err != nil || len(out.Agents) != 4 || out.Agents[2].ID != "12" || strings.Join(out.Agents[2].Lines, "|") != "drawing" {
+		t.Errorf("design: %+v, %v", out, err)
+	}
+	tests := []struct {
+		ref, agent, lines string
+		want              error
+		why               string
+	}{
+		{s.ID, "nope", "", api.ErrInvalid, "an agent that is not one: 400"},
+		{s.ID, "", "0", api.ErrInvalid, "no lines: 400"},
+		{s.ID, "", "2001", api.ErrInvalid, "too many lines: 400"},
+		{"0123abcd", "", "", api.ErrNotFound, "no such session: 404"},
+		{"mas-stranger", "", "", api.ErrNotFound, "attack: a tmux session that is not the root's is never read"},
+	}
+	for _, tt := range tests {
+		if out, err := b.Output(ctx, tt.ref, tt.agent, tt.lines); !errors.Is(err, tt.want) {
+			t.Errorf("%s: %+v, %v; want %v", tt.why, out, err, tt.want)
+		}
+	}
+	if err := a.StopSession(ctx, a.Root(), s.ID); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := b.Output(ctx, s.ID, "", ""); !errors.Is(err, api.ErrConflict) {
+		t.Errorf("a stopped session: %+v, %v; want 409", out, err)
 	}
 }
