@@ -175,9 +175,7 @@ tree_state() {
 # a stray Enter after a message would show.
 agent_input() {
 	local f="$MAS_STUB_OUT/$1.in" pane got
-	local scope=(-a)
-	[[ -n "${AGENT_SESSION:-}" ]] && scope=(-s -t "=$AGENT_SESSION")
-	pane="$(tmux list-panes "${scope[@]}" -F '#{pane_id} #{pane_current_path}' | awk -v nn="$1" '$2 ~ "/unit/" nn "$" { print $1; exit }')"
+	pane="$(agent_pane "$1")"
 	[[ -n "$pane" ]] || { fail "no pane for agent $1"; return 1; }
 	tmux send-keys -t "$pane" -l "@@END@@"
 	for _ in $(seq 200); do
@@ -190,6 +188,29 @@ agent_input() {
 	got="${got%@@END@@}"
 	got="${got##*@@END@@}"
 	printf %q "$got"
+}
+
+# agent_pane NN prints the pane id of agent NN (of tmux session
+# $AGENT_SESSION when set), found by its unit directory.
+agent_pane() {
+	local scope=(-a)
+	[[ -n "${AGENT_SESSION:-}" ]] && scope=(-s -t "=$AGENT_SESSION")
+	tmux list-panes "${scope[@]}" -F '#{pane_id} #{pane_current_path}' | awk -v nn="$1" '$2 ~ "/unit/" nn "$" { print $1; exit }'
+}
+
+# end_agent NN ends the program of stub agent NN, by the pid it recorded,
+# and waits (bounded) until its pane is back at the login shell (bash).
+end_agent() {
+	local pid pane
+	pid="$(sed -n 's/^pid=//p' "$MAS_STUB_OUT/$1")"
+	[[ -n "$pid" ]] || { fail "stub agent $1 recorded no pid"; return 1; }
+	pane="$(agent_pane "$1")"
+	kill "$pid"
+	for _ in $(seq 200); do
+		[[ "$(tmux display-message -p -t "$pane" '#{pane_current_command}')" == bash ]] && return 0
+		sleep 0.05
+	done
+	fail "agent $1's pane is not back at bash"
 }
 
 # free_port (from ports.bash, which scripts share) prints a TCP port on

@@ -63,6 +63,26 @@ pane_of() {
 	assert_line "$(printf '  Unit 23 %-25s: running' '(DevOps)')"
 }
 
+@test "status tells an agent whose program exited from a running one: partial, exited" {
+	skip_if_original "issue 17: the original counted panes (and said partial for any session, bug #11)"
+	start_team
+	run --separate-stderr mas status
+	assert_line "Status: running"
+	end_agent 21
+	run --separate-stderr mas status
+	assert_success
+	assert_line "Status: partial"
+	run --separate-stderr mas status --detail
+	assert_line "Status: partial"
+	assert_line "  development (4 panes)"
+	assert_line "$(printf '  Unit 21 %-25s: exited' '(Frontend Developer)')"
+	assert_line "$(printf '  Unit 22 %-25s: running' '(Backend Developer)')"
+	run --separate-stderr mas status --json --detail
+	assert_success
+	[ "$(jq -r '.status' <<<"$output")" = partial ]
+	[ "$(jq -r '[.agents[] | select(.status != "running") | .id + " " + .status] | join(",")' <<<"$output")" = "21 exited" ]
+}
+
 @test "status --json gives the same data" {
 	skip_if_original "--json is new"
 	start_team

@@ -44,6 +44,10 @@ type Backend interface {
 	Session(ctx context.Context, ref string) (*Session, error)
 	Stop(ctx context.Context, ref string) (*Session, error)
 	Message(ctx context.Context, m MessageRequest) (*MessageResult, error)
+	// Output is the last lines of the screens of a running session's
+	// agents: those agent names, as send takes them ("" for all), lines
+	// of each ("" for the default), every pane read by one tmux process.
+	Output(ctx context.Context, ref, agent, lines string) (*Output, error)
 	// Status describes a session: the one named ("" for the one the
 	// command line would pick).
 	Status(ctx context.Context, session string) (any, error)
@@ -113,6 +117,23 @@ type MessageResult struct {
 	Target  string `json:"target"`
 	Sent    int    `json:"sent"`
 	Total   int    `json:"total"`
+}
+
+// AgentOutput is the last lines of one agent's screen, as peek --json and
+// GET /sessions/{id}/output show them.
+type AgentOutput struct {
+	ID     string   `json:"id"`
+	Name   string   `json:"name"`
+	Window string   `json:"window"`
+	Status string   `json:"status"` // running, starting, exited, stopped or missing
+	Lines  []string `json:"lines"`  // [] for a missing pane
+}
+
+// Output is the answer to GET /sessions/{id}/output.
+type Output struct {
+	SessionID   string        `json:"sessionId"`
+	TmuxSession string        `json:"tmuxSession"`
+	Agents      []AgentOutput `json:"agents"`
 }
 
 // Options say how a Server checks who asks.
@@ -274,6 +295,15 @@ func routes(b Backend) *http.ServeMux {
 			return
 		}
 		writeJSON(w, http.StatusOK, s)
+	})
+	mux.HandleFunc("GET /sessions/{id}/output", func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		out, err := b.Output(r.Context(), r.PathValue("id"), q.Get("agent"), q.Get("lines"))
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, out)
 	})
 	mux.HandleFunc("POST /sessions/{id}/stop", func(w http.ResponseWriter, r *http.Request) {
 		s, err := b.Stop(r.Context(), r.PathValue("id"))

@@ -40,6 +40,7 @@ type fake struct {
 	runs     []RunRequest
 	messages []MessageRequest
 	stops    []string
+	outputs  [][3]string // ref, agent, lines of each Output
 	err      error
 	delay    time.Duration // Run takes this long
 	runCtx   error         // the context's error when Run ended
@@ -91,6 +92,20 @@ func (f *fake) Message(_ context.Context, m MessageRequest) (*MessageResult, err
 	return &MessageResult{Status: "acknowledged", Session: "mas-tmux", Target: m.Target, Sent: 1, Total: 1}, nil
 }
 
+func (f *fake) Output(_ context.Context, ref, agent, lines string) (*Output, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.outputs = append(f.outputs, [3]string{ref, agent, lines})
+	if f.err != nil {
+		return nil, f.err
+	}
+	if ref != "3f0c2a9e" {
+		return nil, fmt.Errorf("%w: no such session: %s", ErrNotFound, ref)
+	}
+	return &Output{SessionID: "3f0c2a9e-1b2c-4d5e-8f90-123456789abc", TmuxSession: "mas-3f0c2a9e",
+		Agents: []AgentOutput{{ID: "00", Name: "Meta Manager", Window: "meta", Status: "running", Lines: []string{"hi"}}}}, nil
+}
+
 func (f *fake) Status(context.Context, string) (any, error) {
 	return map[string]string{"status": "running"}, f.err
 }
@@ -138,6 +153,11 @@ func TestHandlers(t *testing.T) {
 		{"POST", "/message", `{"target": "00"}`, nil, 400, "error", "invalid request: target and message are required", ""},
 		{"POST", "/message", `{"target": "00", "message": "x"}`, fmt.Errorf("%w: message sent to 0/1 agents", ErrPartial), 502, "error", "partially applied: message sent to 0/1 agents", ""},
 		{"GET", "/status", "", nil, 200, "status", "running", ""},
+		{"GET", "/sessions/3f0c2a9e/output", "", nil, 200, "tmuxSession", "mas-3f0c2a9e", ""},
+		{"GET", "/sessions/deadbeef/output", "", nil, 404, "error", "not found: no such session: deadbeef", ""},
+		{"GET", "/sessions/3f0c2a9e/output?lines=0", "", fmt.Errorf("%w: lines \"0\": the number of lines must be from 1 to 2000", ErrInvalid), 400, "status", "400", "a bad filter"},
+		{"GET", "/sessions/3f0c2a9e/output", "", fmt.Errorf("%w: not running: session 3f0c2a9e is not running", ErrConflict), 409, "status", "409", "a stopped session"},
+		{"POST", "/sessions/3f0c2a9e/output", "", nil, 404, "status", "404", "only GET reads the output"},
 		{"GET", "/nope", "", nil, 404, "status", "404", "unknown endpoints answer JSON"},
 	}
 	for _, tt := range tests {
@@ -164,6 +184,24 @@ func TestHandlers(t *testing.T) {
 		if tt.status >= 400 && fmt.Sprint(out["status"]) != fmt.Sprint(tt.status) {
 			t.Errorf("%s %s: error body status %v, want %d", tt.method, tt.path, out["status"], tt.status)
 		}
+	}
+}
+
+// TestOutputPassesItsFilters: the session, agent and lines of GET
+// /sessions/{id}/output reach the backend as given, decoded once.
+func TestOutputPassesItsFilters(t *testing.T) {
+	f := &fake{}
+	code, out := do(t, handler(f, ""), "GET", "/sessions/3f0c2a9e/output?agent=design%2C00&lines=5", "")
+	if code != 200 || len(f.outputs) != 1 || f.outputs[0] != [3]string{"3f0c2a9e", "design,00", "5"} {
+		t.Errorf("code %d, backend got %q", code, f.outputs)
+	}
+	agents, _ := out["agents"].([]any)
+	if first, _ := agents[0].(map[string]any); len(agents) != 1 || fmt.Sprint(first["lines"]) != "[hi]" || first["status"] != "running" {
+		t.Errorf("agents %v", out["agents"])
+	}
+	do(t, handler(f, ""), "GET", "/sessions/3f0c2a9e/output", "")
+	if f.outputs[1] != [3]string{"3f0c2a9e", "", ""} {
+		t.Errorf("without filters the backend got %q", f.outputs[1])
 	}
 }
 

@@ -50,6 +50,9 @@ func TestGuard(t *testing.T) {
 		{"a foreign page posts JSON", "POST", "/message", []string{"Origin", "http://evil.example", "Content-Type", "application/json"}, msg, 403},
 		{"a foreign page stops a session", "POST", "/sessions/3f0c2a9e/stop", []string{"Origin", "http://evil.example"}, "", 403},
 		{"a foreign page reads", "GET", "/sessions", []string{"Origin", "http://evil.example"}, "", 403},
+		{"a foreign page reads the agents' screens", "GET", "/sessions/3f0c2a9e/output", []string{"Origin", "http://evil.example"}, "", 403},
+		{"a rebound name reads the agents' screens", "GET", "/sessions/3f0c2a9e/output", []string{"Host", "evil.example:8765"}, "", 421},
+		{"the page reads the agents' screens", "GET", "/sessions/3f0c2a9e/output?agent=all&lines=5", []string{"Origin", "http://127.0.0.1:8765", "Sec-Fetch-Site", "same-origin"}, "", 200},
 		{"a foreign page loads ours", "GET", "/", []string{"Origin", "http://evil.example"}, "", 403},
 		{"Origin null (sandboxed frame, file://, redirect)", "POST", "/message", []string{"Origin", "null", "Content-Type", "application/json"}, msg, 403},
 		{"a page on another local port is same-site, not same-origin", "POST", "/message", []string{"Origin", "http://127.0.0.1:9999", "Content-Type", "application/json"}, msg, 403},
@@ -93,8 +96,8 @@ func TestGuard(t *testing.T) {
 			if rec.Code != tt.status {
 				t.Fatalf("status %d, want %d: %s", rec.Code, tt.status, rec.Body)
 			}
-			reached := len(f.messages) + len(f.stops)
-			if wantReached := tt.status == 200 && tt.method == "POST"; (reached > 0) != wantReached {
+			reached := len(f.messages) + len(f.stops) + len(f.outputs)
+			if wantReached := tt.status == 200 && (tt.method == "POST" || strings.Contains(tt.path, "/output")); (reached > 0) != wantReached {
 				t.Errorf("backend reached %d times", reached)
 			}
 			if tt.status == 403 || tt.status == 415 || tt.status == 421 {

@@ -124,6 +124,45 @@ func (b Backend) Message(ctx context.Context, m api.MessageRequest) (*api.Messag
 	return res, nil
 }
 
+func (b Backend) Output(ctx context.Context, ref, agent, lines string) (*api.Output, error) {
+	n := DefaultPeekLines
+	if lines != "" {
+		var err error
+		if n, err = PeekLines(lines); err != nil {
+			return nil, fmt.Errorf("%w: lines %v", api.ErrInvalid, err)
+		}
+	}
+	ids, err := PeekTargets(agent)
+	if err != nil {
+		return nil, fmt.Errorf("%w: agent: %v", api.ErrInvalid, err)
+	}
+	sel, err := b.a.Select(ctx, ref)
+	switch {
+	case errors.Is(err, ErrNotRunning) && b.known(ref):
+		return nil, fmt.Errorf("%w: %v", api.ErrConflict, err)
+	case errors.Is(err, ErrNotRunning):
+		return nil, fmt.Errorf("%w: %v", api.ErrNotFound, err)
+	case err != nil:
+		return nil, err
+	}
+	agents, err := b.a.Peek(ctx, sel, ids, n)
+	if err != nil {
+		return nil, err
+	}
+	out := &api.Output{SessionID: sel.Name, TmuxSession: sel.Name, Agents: agents}
+	if sel.Iso != nil {
+		out.SessionID = sel.Iso.ID
+	}
+	return out, nil
+}
+
+// known tells whether ref names a session of the root, running or not:
+// an isolated one, or the root's legacy session.
+func (b Backend) known(ref string) bool {
+	_, _, err := b.a.Find(ref, "")
+	return err == nil || isLegacySessionOf(b.a.Root(), ref)
+}
+
 func (b Backend) Status(ctx context.Context, session string) (any, error) {
 	sel, err := b.a.Select(ctx, session)
 	if errors.Is(err, ErrNotRunning) {

@@ -31,7 +31,7 @@ type HTTPStatus struct {
 // Status is a session's status, as status --json and GET /status show it.
 type Status struct {
 	Session    string         `json:"session"`
-	Status     string         `json:"status"` // running, partial or stopped
+	Status     string         `json:"status"` // running, partial or stopped (sessionStatus)
 	HTTPServer HTTPStatus     `json:"httpServer"`
 	StartedAt  string         `json:"startedAt,omitempty"`
 	Workspace  string         `json:"workspace,omitempty"`
@@ -47,21 +47,10 @@ func (a *App) Status(sel Selected) Status {
 		st.Workspace = sel.Iso.Dir
 	}
 	byAgent := layout.AgentPanes(sel.Panes)
-	for _, ag := range roster.All() {
-		as := AgentStatus{ID: ag.ID, Name: ag.Name, Status: layout.Missing, Window: ag.Window}
-		if p, ok := byAgent[ag.ID]; ok {
-			as.Pane, as.Status = p.ID, layout.AgentState(p, a.UserShell())
-		}
-		st.Agents = append(st.Agents, as)
+	for _, id := range roster.IDs() {
+		st.Agents = append(st.Agents, a.agentStatus(id, byAgent))
 	}
-	switch n := len(byAgent); {
-	case n == len(st.Agents):
-		st.Status = "running"
-	case n > 0:
-		st.Status = "partial"
-	default:
-		st.Status = "stopped"
-	}
+	st.Status = sessionStatus(st.Agents)
 	if len(sel.Panes) > 0 {
 		st.StartedAt = sel.Panes[0].Created.Format(time.DateTime)
 	}
@@ -72,4 +61,40 @@ func (a *App) Status(sel Selected) Status {
 		st.Windows[len(st.Windows)-1].Panes++
 	}
 	return st
+}
+
+// sessionStatus sums up the agents' states: "running" when every agent's
+// program runs or is starting, "stopped" when no agent has a pane (no
+// session), and "partial" otherwise: an agent exited, its pane is gone,
+// or a shell is in front of it and which one cannot be told (an agent
+// not known to run is not counted as running).
+func sessionStatus(agents []AgentStatus) string {
+	running, panes := 0, 0
+	for _, ag := range agents {
+		switch ag.Status {
+		case layout.Running, layout.Starting:
+			running++
+		}
+		if ag.Status != layout.Missing {
+			panes++
+		}
+	}
+	switch {
+	case panes == 0:
+		return "stopped"
+	case running == len(agents):
+		return "running"
+	}
+	return "partial"
+}
+
+// agentStatus is the state of agent id among the panes of a session
+// (layout.AgentPanes).
+func (a *App) agentStatus(id string, byAgent map[string]layout.PaneInfo) AgentStatus {
+	ag, _ := roster.Lookup(id)
+	as := AgentStatus{ID: ag.ID, Name: ag.Name, Status: layout.Missing, Window: ag.Window}
+	if p, ok := byAgent[id]; ok {
+		as.Pane, as.Status = p.ID, layout.AgentState(p, a.UserShell())
+	}
+	return as
 }

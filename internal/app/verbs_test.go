@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"mas/internal/api"
+	"mas/internal/layout"
+	"mas/internal/roster"
 	"mas/isolated"
 	"mas/legacy"
 )
@@ -76,7 +78,7 @@ func TestStatus(t *testing.T) {
 		want  string
 	}{
 		{false, "running", "running"},
-		{true, "stopped", "running"}, // every pane is there; the agents are not in front
+		{true, "stopped", "partial"}, // every pane is there, but no agent is known to run (issue 17)
 	}
 	for _, tt := range tests {
 		a, f, _, _ := testApp(t, nil)
@@ -98,6 +100,46 @@ func TestStatus(t *testing.T) {
 	if st := a.Status(Selected{Name: "none"}); st.Status != "stopped" || st.Agents[0].Status != "missing" {
 		t.Errorf("no panes: %+v", st)
 	}
+}
+
+// TestSessionStatus: a session runs when its agents do, not when its
+// panes exist (issue 17, point 5).
+func TestSessionStatus(t *testing.T) {
+	tests := []struct {
+		states map[string]string // agents not listed run
+		want   string
+		why    string
+	}{
+		{nil, "running", "every agent runs"},
+		{map[string]string{"11": layout.Starting, "33": layout.Starting}, "running", "agents still starting count as running"},
+		{map[string]string{"21": layout.Exited}, "partial", "an agent exited, its pane back at a shell: not running, though all 13 panes exist"},
+		{map[string]string{"33": layout.Missing}, "partial", "a pane is gone"},
+		{map[string]string{"00": layout.Stopped}, "partial", "a shell in front that cannot be told: not known to run"},
+		{allAgents(layout.Exited), "partial", "every agent exited: the session is still there"},
+		{allAgents(layout.Missing), "stopped", "no agent has a pane: no session"},
+	}
+	for _, tt := range tests {
+		var agents []AgentStatus
+		for _, id := range roster.IDs() {
+			state, ok := tt.states[id]
+			if !ok {
+				state = layout.Running
+			}
+			agents = append(agents, AgentStatus{ID: id, Status: state})
+		}
+		if got := sessionStatus(agents); got != tt.want {
+			t.Errorf("%s: %s, want %s", tt.why, got, tt.want)
+		}
+	}
+}
+
+// allAgents gives every agent the same state.
+func allAgents(state string) map[string]string {
+	m := map[string]string{}
+	for _, id := range roster.IDs() {
+		m[id] = state
+	}
+	return m
 }
 
 func TestDeliver(t *testing.T) {

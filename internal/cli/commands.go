@@ -32,6 +32,12 @@ func (a *App) commands() []*command {
 				{long: "json", usage: "print the same data as JSON"},
 			},
 			action: a.status},
+		{name: "peek", args: []string{"[target]"}, usage: "Show the last lines of the screens of the agents a target names (all 13 without one)",
+			flags: []flagSpec{
+				{long: "lines", short: "n", value: "LINES", usage: "lines of each agent, 1 to 2000 (default 20)"},
+				{long: "json", usage: "print a JSON array: id, name, window, status and lines of each agent"},
+			},
+			action: a.peek},
 		{name: "stop", usage: "Stop the session (asks y/N on a terminal)",
 			flags:  []flagSpec{{long: "force", short: "f", usage: "do not ask"}},
 			action: a.stop},

@@ -94,7 +94,7 @@ func (a *App) candidates(words []string) []string {
 		return nil
 	}
 	switch c.args[len(pos)] {
-	case "<target>":
+	case "<target>", "[target]":
 		return targets(cur)
 	case "<id>":
 		active := c.name == "stop" || c.name == "attach" // of session: stopping or attaching a stopped one fails

@@ -61,6 +61,8 @@ func TestCandidates(t *testing.T) {
 		{[]string{"send", "00", "hi", "--ex"}, []string{"--execute"}, "flags after the message"},
 		{[]string{"send", "00", "hi", "--", "-"}, nil, "nothing after --"},
 		{[]string{"list", "-u", "ma"}, []string{"managers"}, "a flag's value"},
+		{[]string{"peek", "00,des"}, []string{"00,design"}, "peek takes a target as send does"},
+		{[]string{"peek", "--"}, []string{"--lines", "--json"}, "flags of peek"},
 		{[]string{"env", ""}, prefixes, "8-character prefixes of every session"},
 		{[]string{"env", active[:9]}, []string{active}, "the full id once it is being typed"},
 		{[]string{"env", "mas-"}, tmuxNames, "tmux names"},

@@ -33,6 +33,18 @@ func TestServer(t *testing.T) {
 	if lines := strings.Split(strings.TrimSpace(string(out)), "\n"); len(lines) != 13 || !strings.Contains(lines[0], "\t00\tbash\t") {
 		t.Errorf("list-panes: %q", out)
 	}
+	f.SetScreen("mas-a", "10", "hello")
+	f.RemovePane("mas-a", "33")
+	out, _ = rec.Run(ctx, nil, "list-panes", "-a", "-F", "x")
+	if n := strings.Count(string(out), "\n"); n != 12 {
+		t.Errorf("list-panes lists %d panes after one was removed, want 12", n)
+	}
+	out, err = rec.Batch(ctx, nil, []string{"if-shell", "-F", "1", "capture-pane -p -t %010 -S -5 ; display-message -p 'M 0'"},
+		[]string{"if-shell", "-F", "1", "capture-pane -p -t %033 -S -5 ; display-message -p 'M 1'"},
+		[]string{"if-shell", "-F", "1", "capture-pane -p -t %000 -S -5 ; display-message -p 'M 2'"})
+	if string(out) != "hello\n\n\nM 0\nagent 00 of mas-a\n\n\nM 2\n" || !errors.As(err, &te) || te.Stderr != "can't find pane: %033" {
+		t.Errorf("capture: %q, %v", out, err)
+	}
 	if out, err := rec.Run(ctx, nil, "list-sessions", "-F", "#{session_name}"); string(out) != "mas-a\n" || err != nil {
 		t.Errorf("list-sessions: %q, %v", out, err)
 	}

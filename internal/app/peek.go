@@ -1,0 +1,77 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"mas/internal/api"
+	"mas/internal/layout"
+	"mas/internal/roster"
+)
+
+// DefaultPeekLines is how many lines of each agent peek shows unless told.
+const DefaultPeekLines = 20
+
+// PeekLines reads a number of lines to show, 1 to layout.MaxCaptureLines;
+// the error names the text and wraps layout.ErrLines.
+func PeekLines(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > layout.MaxCaptureLines {
+		return 0, fmt.Errorf("%q: %w", s, layout.ErrLines)
+	}
+	return n, nil
+}
+
+// PeekTargets expands a target as send takes it ("" is all) into agent
+// ids, each once, in roster order; a part that names no agent is an
+// error.
+func PeekTargets(target string) ([]string, error) {
+	if target == "" {
+		target = "all"
+	}
+	ids, unknown := roster.Recipients(target)
+	if len(unknown) > 0 {
+		return nil, fmt.Errorf("no agent matches %q (see mas help for the target forms)", strings.Join(unknown, ","))
+	}
+	if len(ids) == 0 {
+		return nil, fmt.Errorf("target %q names no agent", target)
+	}
+	var ordered []string
+	for _, id := range roster.IDs() {
+		if slices.Contains(ids, id) {
+			ordered = append(ordered, id)
+		}
+	}
+	return ordered, nil
+}
+
+// Peek returns the last lines of the screens of the agents ids of the
+// selected session, every pane read by one tmux process, with each
+// agent's state. An agent without a pane, or whose pane closed before
+// tmux read it, is missing and has no lines.
+func (a *App) Peek(ctx context.Context, sel Selected, ids []string, lines int) ([]api.AgentOutput, error) {
+	byAgent := layout.AgentPanes(sel.Panes)
+	var panes []string
+	for _, id := range ids {
+		if p, ok := byAgent[id]; ok {
+			panes = append(panes, p.ID)
+		}
+	}
+	text, err := layout.Capture(ctx, a.Tmux, panes, lines)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the agents' screens: %w", err)
+	}
+	out := make([]api.AgentOutput, 0, len(ids))
+	for _, id := range ids {
+		st := a.agentStatus(id, byAgent)
+		o := api.AgentOutput{ID: st.ID, Name: st.Name, Window: st.Window, Status: st.Status, Lines: text[st.Pane]}
+		if o.Lines == nil {
+			o.Status, o.Lines = layout.Missing, []string{}
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}

@@ -1,0 +1,51 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"mas/internal/app"
+)
+
+// peek prints the last lines of the screens of the agents a target names
+// (all of them without one), each block headed by the agent.
+func (a *App) peek(ctx context.Context, cc *ucli.Context) error {
+	lines := app.DefaultPeekLines
+	if cc.IsSet("lines") {
+		n, err := app.PeekLines(cc.String("lines"))
+		if err != nil {
+			return app.Usagef("peek: -n %v", err)
+		}
+		lines = n
+	}
+	ids, err := app.PeekTargets(cc.Args().First())
+	if err != nil {
+		return app.Usagef("peek: %v", err)
+	}
+	sel, err := a.app.Select(ctx, "")
+	if err != nil {
+		return err
+	}
+	agents, err := a.app.Peek(ctx, sel, ids, lines)
+	if err != nil {
+		return err
+	}
+	if cc.Bool("json") {
+		return a.writeJSON(agents)
+	}
+	var b strings.Builder
+	for i, ag := range agents {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "== %s %s (%s) ==\n", ag.ID, ag.Name, ag.Status)
+		for _, l := range ag.Lines {
+			b.WriteString(l + "\n")
+		}
+	}
+	_, err = fmt.Fprint(a.e.Stdout, b.String())
+	return err
+}

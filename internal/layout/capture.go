@@ -1,0 +1,146 @@
+package layout
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"mas/tmux"
+)
+
+// MaxCaptureLines caps the lines Capture returns per pane: tmux's default
+// history-limit, 2000 lines, each of which a pane can hold.
+const MaxCaptureLines = 2000
+
+// ErrLines is the error of a line count Capture cannot serve.
+var ErrLines = fmt.Errorf("the number of lines must be from 1 to %d", MaxCaptureLines)
+
+// Capture returns the last n lines of each pane's text, its history and
+// screen (trailing blank lines dropped), read by one tmux process. A pane
+// that is gone by the time tmux reaches it is absent from the map; the
+// others are read all the same.
+//
+// Each pane is read by "capture-pane" followed by a marker line that
+// "display-message" prints, both in a command list of their own (the
+// argument of "if-shell -F 1"): a failing command ends only its own list,
+// so a pane gone since it was listed fails alone, without its marker, and
+// the panes after it are still read. The marker holds a random word drawn
+// for this call, which a pane's text cannot hold but by chance: whatever a
+// program prints, its lines are never taken for a marker.
+func Capture(ctx context.Context, c tmux.Client, panes []string, n int) (map[string][]string, error) {
+	if n < 1 || n > MaxCaptureLines {
+		return nil, fmt.Errorf("%w: %d", ErrLines, n)
+	}
+	for _, p := range panes {
+		if !isPaneID(p) {
+			return nil, fmt.Errorf("capture: %q is not a tmux pane id", p)
+		}
+	}
+	got := map[string][]string{}
+	if len(panes) == 0 {
+		return got, nil
+	}
+	nonce := rand.Text()
+	cmds := make([][]string, len(panes))
+	for i, p := range panes {
+		cmds[i] = []string{"if-shell", "-F", "1",
+			fmt.Sprintf("capture-pane -p -t %s -S -%d ; display-message -p '%s'", p, n, marker(nonce, i))}
+	}
+	out, err := c.Batch(ctx, nil, cmds...)
+	switch {
+	case err == nil, panesGone(err):
+	case isMissing(err):
+		return got, nil // the server, and every pane with it, is gone
+	default:
+		return nil, err
+	}
+	var block []string
+	for line := range strings.Lines(string(out)) {
+		line = strings.TrimSuffix(line, "\n")
+		i, ok := markerIndex(line, nonce, len(panes))
+		if !ok {
+			block = append(block, screenText(line))
+			continue
+		}
+		got[panes[i]] = lastLines(block, n)
+		block = nil
+	}
+	return got, nil
+}
+
+// marker is the line that ends the text of the i-th pane of a Capture.
+func marker(nonce string, i int) string { return fmt.Sprintf("%s %d", nonce, i) }
+
+// markerIndex tells whether a line is a marker of this Capture, and of
+// which pane.
+func markerIndex(line, nonce string, panes int) (int, bool) {
+	rest, ok := strings.CutPrefix(line, nonce+" ")
+	if !ok {
+		return 0, false
+	}
+	i, err := strconv.Atoi(rest)
+	return i, err == nil && i >= 0 && i < panes && marker(nonce, i) == line
+}
+
+// lastLines drops the trailing blank lines of a pane's text (the empty
+// rows of its screen) and keeps its last n lines.
+func lastLines(lines []string, n int) []string {
+	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	if lines == nil {
+		return []string{}
+	}
+	return lines
+}
+
+// screenText makes a captured line safe to print on a terminal: bytes that
+// are not UTF-8 and control characters but tab (which tmux does not let
+// into a screen, but a line should not be trusted to lack) become U+FFFD,
+// so that showing an agent's screen can never drive the terminal that
+// shows it.
+func screenText(line string) string {
+	line = strings.ToValidUTF8(line, "\uFFFD")
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 {
+			return utf8.RuneError
+		}
+		return r
+	}, line)
+}
+
+// isPaneID tells whether s is a tmux pane id, %N: the only thing Capture
+// puts in the commands it builds, so that no text can change them.
+func isPaneID(s string) bool {
+	if len(s) < 2 || s[0] != '%' {
+		return false
+	}
+	for _, c := range s[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// panesGone tells whether a tmux failure only says that panes were not
+// found: every line of its stderr is tmux's "can't find pane".
+func panesGone(err error) bool {
+	var te *tmux.Error
+	if !errors.As(err, &te) || te.Stderr == "" {
+		return false
+	}
+	for line := range strings.Lines(te.Stderr) {
+		if !strings.HasPrefix(line, "can't find pane") {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,235 @@
+package layout
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"mas/internal/faketmux"
+	"mas/tmux"
+)
+
+// TestCapture reads the panes of a session in one tmux call: the last n
+// lines of each, the panes after one that is gone included.
+func TestCapture(t *testing.T) {
+	f, rec := faketmux.New()
+	ctx := context.Background()
+	f.Add("mas-a")
+	var history []string
+	for i := 1; i <= 30; i++ {
+		history = append(history, fmt.Sprintf("line %d", i))
+	}
+	f.SetScreen("mas-a", "00", history...)
+	f.SetScreen("mas-a", "10", "", "  indented", "", "between blanks", "   ")
+	f.SetScreen("mas-a", "11")
+	byAgent := AgentPanes(Of(mustSnapshot(t, rec), "mas-a"))
+	f.RemovePane("mas-a", "12") // gone between the listing and the capture
+	var panes []string
+	for _, id := range []string{"00", "10", "11", "12", "13"} {
+		panes = append(panes, byAgent[id].ID)
+	}
+	before := len(rec.Calls())
+	got, err := Capture(ctx, rec, panes, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(rec.Calls()) - before; n != 1 {
+		t.Errorf("%d tmux calls, want 1 for every pane", n)
+	}
+	want := map[string][]string{
+		panes[0]: {"line 26", "line 27", "line 28", "line 29", "line 30"},
+		panes[1]: {"", "  indented", "", "between blanks"},
+		panes[2]: {},
+		panes[4]: {"agent 13 of mas-a"},
+	}
+	for p, lines := range want {
+		if !slices.Equal(got[p], lines) || got[p] == nil {
+			t.Errorf("pane %s: %q, want %q", p, got[p], lines)
+		}
+	}
+	if _, ok := got[panes[3]]; ok || len(got) != 4 {
+		t.Errorf("the pane that is gone was read: %q", got)
+	}
+}
+
+// TestCaptureTextThatLooksLikeMarkers: a pane may print anything, markers
+// of earlier captures included; its lines stay its own.
+func TestCaptureTextThatLooksLikeMarkers(t *testing.T) {
+	f, rec := faketmux.New()
+	ctx := context.Background()
+	f.Add("mas-a")
+	panes := []string{"%000", "%010"}
+	if _, err := Capture(ctx, rec, panes, 10); err != nil {
+		t.Fatal(err)
+	}
+	// The marker of the first call, as a program that read it would print
+	// it, and others that a guess would make.
+	first := rec.Calls()[0]
+	old := strings.Trim(strings.SplitN(first[3], "display-message -p ", 2)[1], "'")
+	text := []string{old, strings.Replace(old, " 0", " 1", 1), "0", "'", "x ; kill-server", ""}
+	f.SetScreen("mas-a", "00", text...)
+	got, err := Capture(ctx, rec, panes, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got["%000"], text[:5]) || !slices.Equal(got["%010"], []string{"agent 10 of mas-a"}) {
+		t.Errorf("got %q", got)
+	}
+	if second := rec.Calls()[1]; second[3] == first[3] {
+		t.Errorf("two captures used the same marker: %q", second[3])
+	}
+}
+
+func TestCaptureRefusesBadInput(t *testing.T) {
+	tests := []struct {
+		panes []string
+		n     int
+		why   string
+	}{
+		{[]string{"%1"}, 0, "no lines"},
+		{[]string{"%1"}, -3, "negative"},
+		{[]string{"%1"}, MaxCaptureLines + 1, "more than the cap"},
+		{[]string{"%1 ; kill-server"}, 10, "attack: text in a pane id would be a tmux command"},
+		{[]string{"mas-a:meta"}, 10, "a target that is not a pane id"},
+		{[]string{"%"}, 10, "no number"},
+	}
+	for _, tt := range tests {
+		rec := &tmux.Recorder{}
+		if _, err := Capture(context.Background(), rec, tt.panes, tt.n); err == nil || len(rec.Calls()) != 0 {
+			t.Errorf("%s: %v with %d tmux calls; want an error and none", tt.why, err, len(rec.Calls()))
+		}
+	}
+	if _, err := Capture(context.Background(), &tmux.Recorder{}, []string{"%1"}, 0); !errors.Is(err, ErrLines) {
+		t.Errorf("no lines: %v, want ErrLines", err)
+	}
+}
+
+func TestCaptureFailures(t *testing.T) {
+	tests := []struct {
+		stderr string
+		ok     bool
+		why    string
+	}{
+		{"no server running on /tmp/tmux-0/x", true, "the server is gone: so is every pane"},
+		{"can't find pane: %1\ncan't find pane: %2", true, "panes gone: not an error"},
+		{"can't find pane: %1\npermission denied", false, "a real failure beside a gone pane"},
+		{"permission denied", false, "a real failure"},
+	}
+	for _, tt := range tests {
+		rec := &tmux.Recorder{Respond: func(args []string) ([]byte, error) {
+			return nil, &tmux.Error{Args: args, ExitCode: 1, Stderr: tt.stderr}
+		}}
+		got, err := Capture(context.Background(), rec, []string{"%1", "%2"}, 10)
+		if tt.ok && (err != nil || len(got) != 0 || got == nil) || !tt.ok && err == nil {
+			t.Errorf("%s: %q, %v", tt.why, got, err)
+		}
+	}
+}
+
+func TestScreenText(t *testing.T) {
+	tests := []struct{ in, want, why string }{
+		{"plain \t text", "plain \t text", "text and tabs stay"},
+		{"\u00e9\u65e5 \U0001F600", "\u00e9\u65e5 \U0001F600", "unicode stays"},
+		{"a\x1b]0;title\x07b", "a\uFFFD]0;title\uFFFDb", "attack: an escape sequence would drive the terminal that shows it"},
+		{"a\u009b31mb", "a\uFFFD31mb", "attack: a C1 CSI"},
+		{"a\xffb\x7f", "a\uFFFDb\uFFFD", "bytes that are not UTF-8, DEL"},
+	}
+	for _, tt := range tests {
+		if got := screenText(tt.in); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.why, got, tt.want)
+		}
+	}
+}
+
+func mustSnapshot(t *testing.T, c tmux.Client) []PaneInfo {
+	t.Helper()
+	panes, err := Snapshot(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return panes
+}
+
+// realTmux is a tmux of the test's own: a private server on a fresh
+// TMUX_TMPDIR, killed when the test ends.
+func realTmux(t *testing.T) *tmux.Runner {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is not installed")
+		}
+		t.Skip("tmux is not installed")
+	}
+	dir, err := os.MkdirTemp("/tmp", "ml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"TMUX_TMPDIR=" + dir, "HOME=" + dir, "SHELL=/bin/sh", "PATH=" + os.Getenv("PATH")}
+	r := &tmux.Runner{Socket: "t", Env: env}
+	t.Cleanup(func() {
+		r.Run(context.Background(), nil, "kill-server")
+		os.RemoveAll(dir)
+	})
+	return r
+}
+
+// TestCaptureRealTmux runs the capture against tmux: a pane that prints
+// tmux syntax and lines like markers, a pane closed after the listing,
+// and the pane after it.
+func TestCaptureRealTmux(t *testing.T) {
+	r := realTmux(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	// Each pane prints, then says so through wait-for (latched: no race).
+	script := func(name, text string) []string {
+		return []string{"--", "sh", "-c", `printf '%s' "$1"; tmux wait-for -S "$2"; exec sleep 60`, "sh", text, name}
+	}
+	cmds := [][]string{
+		append([]string{"new-session", "-d", "-s", "cap", "-x", "80", "-y", "10", "-P", "-F", "#{pane_id}"},
+			script("a", "one\ntwo\n'; kill-server ;\n#{pane_id} %1\n")...),
+		append([]string{"split-window", "-t", "=cap:", "-P", "-F", "#{pane_id}"}, script("b", "gone\n")...),
+		append([]string{"split-window", "-t", "=cap:", "-P", "-F", "#{pane_id}"}, script("c", seq(1, 25))...),
+	}
+	out, err := r.Batch(ctx, nil, cmds...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	panes := strings.Fields(string(out))
+	for _, ch := range []string{"a", "b", "c"} {
+		if _, err := r.Run(ctx, nil, "wait-for", ch); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := r.Run(ctx, nil, "kill-pane", "-t", panes[1]); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Capture(ctx, r, panes, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{
+		panes[0]: {"one", "two", "'; kill-server ;", "#{pane_id} %1"},
+		panes[2]: {"line 22", "line 23", "line 24", "line 25"},
+	}
+	if len(got) != 2 || !slices.Equal(got[panes[0]], want[panes[0]]) || !slices.Equal(got[panes[2]], want[panes[2]]) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if ok, _ := Exists(ctx, r, "cap"); !ok {
+		t.Error("the session is gone: a pane's text ran as a command")
+	}
+}
+
+// seq is the lines "line from" to "line to".
+func seq(from, to int) string {
+	var b strings.Builder
+	for i := from; i <= to; i++ {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	return b.String()
+}
