@@ -21,8 +21,8 @@ var ErrMalformedID = errors.New("malformed session id")
 // ErrNoSession is returned when no session matches an id.
 var ErrNoSession = errors.New("no such session")
 
-// Refusals of Resume and Remove, which leave the session as it is; each
-// reads as the middle of a sentence about the session.
+// Refusals of Resume and Remove, which leave the session as it is; the
+// first two read as the end of "it …" about the session.
 var (
 	// ErrRunning: the session runs.
 	ErrRunning = errors.New("is running")

@@ -38,7 +38,7 @@ func Remove(ctx context.Context, c tmux.Client, root, id string, force bool, now
 		return nil, err
 	}
 	if running && !force {
-		return nil, fmt.Errorf("session %s %w in tmux session %s", id, ErrRunning, s.TmuxName)
+		return nil, fmt.Errorf("it %w in tmux session %s", ErrRunning, s.TmuxName)
 	}
 	if running {
 		if _, err := Stop(ctx, c, root, id, now, warn); err != nil {
@@ -58,7 +58,7 @@ func Remove(ctx context.Context, c tmux.Client, root, id string, force bool, now
 		return nil, refusal
 	}
 	if err := os.RemoveAll(trash); err != nil {
-		return s, fmt.Errorf("session %s is removed from the registry, but some of its files could not be deleted: %w (what is left is in %s)", id, err, trash)
+		return s, fmt.Errorf("it is removed from the registry, but some of its files could not be deleted: %w (what is left is in %s)", err, trash)
 	}
 	return s, nil
 }
@@ -67,7 +67,7 @@ func Remove(ctx context.Context, c tmux.Client, root, id string, force bool, now
 // no other process is creating or resuming it.
 func removable(root, id string) (*Session, error) {
 	if creatorOf(Dir(root, id)) == creatorLive {
-		return nil, fmt.Errorf("session %s %w", id, ErrBusy)
+		return nil, fmt.Errorf("it %w", ErrBusy)
 	}
 	return Load(root, id)
 }
@@ -98,7 +98,7 @@ func moveAside(ctx context.Context, c tmux.Client, root, id string, now time.Tim
 	// A resume that ended since the first check runs it.
 	if running, err := isRunning(ctx, c, s); err != nil || running {
 		if err == nil {
-			err = fmt.Errorf("session %s %w in tmux session %s", id, ErrRunning, s.TmuxName)
+			err = fmt.Errorf("it %w in tmux session %s", ErrRunning, s.TmuxName)
 		}
 		return "", err
 	}

@@ -38,7 +38,7 @@ func Resume(ctx context.Context, o CreateOptions) (*Session, error) {
 	if _, err := tmux.CheckVersion(ctx, o.Tmux); err != nil {
 		return nil, &StepError{"check tmux", err}
 	}
-	s, marker, err := claimStopped(ctx, o.Root, o.ID)
+	s, marker, err := claimStopped(ctx, o.Tmux, o.Root, o.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -59,9 +59,9 @@ func Resume(ctx context.Context, o CreateOptions) (*Session, error) {
 	}
 	if err := startAgents(ctx, o, s); err != nil {
 		if errors.Is(err, layout.ErrDuplicate) {
-			// A tmux session of that name, left alone: a refusal.
+			// Made since claimStopped looked, and left alone: a refusal.
 			undo.run(ctx)
-			return nil, nameTaken(s, was)
+			return nil, nameTaken(s.TmuxName, was)
 		}
 		return nil, undo.fail(ctx, "start tmux session", err)
 	}
@@ -81,12 +81,12 @@ func Resume(ctx context.Context, o CreateOptions) (*Session, error) {
 // claimStopped checks, under the registry lock, that session id can be
 // resumed, and takes its creation marker; the marker is to be closed once
 // the resume is over.
-func claimStopped(ctx context.Context, root, id string) (*Session, *os.File, error) {
+func claimStopped(ctx context.Context, c tmux.Client, root, id string) (*Session, *os.File, error) {
 	var s *Session
 	var marker *os.File
 	var refusal error
 	err := locked(ctx, root, func() error {
-		s, marker, refusal = claimLocked(root, id)
+		s, marker, refusal = claimLocked(ctx, c, root, id)
 		return nil
 	})
 	if err != nil {
@@ -96,14 +96,14 @@ func claimStopped(ctx context.Context, root, id string) (*Session, *os.File, err
 }
 
 // claimLocked is claimStopped once the lock is held.
-func claimLocked(root, id string) (*Session, *os.File, error) {
+func claimLocked(ctx context.Context, c tmux.Client, root, id string) (*Session, *os.File, error) {
 	if err := checkRegistry(root); err != nil {
 		return nil, nil, &StepError{"check session registry", err}
 	}
 	dir := Dir(root, id)
 	creator := creatorOf(dir)
 	if creator == creatorLive {
-		return nil, nil, fmt.Errorf("session %s %w", id, ErrBusy)
+		return nil, nil, fmt.Errorf("it %w", ErrBusy)
 	}
 	s, err := Load(root, id)
 	if err != nil {
@@ -112,12 +112,19 @@ func claimLocked(root, id string) (*Session, *os.File, error) {
 	switch s.Status {
 	case "stopped", "active": // active: its tmux session is gone, or starting it will say it runs
 	case "creating":
-		return nil, nil, fmt.Errorf("session %s was never completely created (its creation was interrupted): mas session prune removes it", id)
+		return nil, nil, errors.New("it was never completely created (its creation was interrupted): mas session prune removes it")
 	default:
-		return nil, nil, fmt.Errorf("session %s is %q: only a stopped session can be resumed", id, s.Status)
+		return nil, nil, fmt.Errorf("its status is %q: only a stopped session can be resumed", s.Status)
 	}
 	if err := checkUnits(s.UnitDir); err != nil {
 		return nil, nil, err
+	}
+	taken, err := layout.Exists(ctx, c, s.TmuxName)
+	if err != nil {
+		return nil, nil, &StepError{"check tmux session " + s.TmuxName, err}
+	}
+	if taken {
+		return nil, nil, nameTaken(s.TmuxName, s.Status)
 	}
 	if creator == creatorGone {
 		// The marker of a create or resume that died after the session
@@ -174,12 +181,11 @@ func ensureLogDir(dir string) (made bool, err error) {
 }
 
 // nameTaken is the refusal of a resume whose tmux name exists: the
-// session itself running when its files say so, another tmux session
-// otherwise.
-func nameTaken(s *Session, status string) error {
+// session itself running when its files say so (status), another tmux
+// session otherwise.
+func nameTaken(name, status string) error {
 	if status == "active" {
-		return fmt.Errorf("session %s %w in tmux session %s", s.ID, ErrRunning, s.TmuxName)
+		return fmt.Errorf("it %w in tmux session %s", ErrRunning, name)
 	}
-	return fmt.Errorf("%w: tmux session %s exists, but session %s is stopped: end that tmux session first if it is not in use (tmux kill-session -t =%s)",
-		ErrNameTaken, s.TmuxName, s.ID, s.TmuxName)
+	return fmt.Errorf("%w: another tmux session is called %s (an orphan, or one made by hand); end it first", ErrNameTaken, name)
 }

@@ -337,7 +337,39 @@ func TestOnlyOneOfTwoResumesGoesOn(t *testing.T) {
 	if _, err := Resume(ctx, resumeOptions(root, s, rec)); !errors.Is(err, ErrRunning) {
 		t.Errorf("resume once resumed: %v, want ErrRunning", err)
 	}
-	if n := len(newSessions(rec)); n != 3 || !f.Has(s.TmuxName) {
-		t.Errorf("%d new-session calls (create, first resume, the refused third), running %v", n, f.Has(s.TmuxName))
+	if n := len(newSessions(rec)); n != 2 || !f.Has(s.TmuxName) {
+		t.Errorf("%d new-session calls (create, first resume), running %v", n, f.Has(s.TmuxName))
+	}
+}
+
+// TestResumeLeavesATmuxSessionMadeMeanwhile: a tmux session of the name
+// made after the check, before the agents start, is not killed.
+func TestResumeLeavesATmuxSessionMadeMeanwhile(t *testing.T) {
+	root, s, f, rec := stoppedSession(t, false)
+	inner := rec.Respond
+	rec.Respond = func(args []string) ([]byte, error) {
+		out, err := inner(args)
+		if args[0] == "has-session" {
+			f.Add(s.TmuxName)
+		}
+		return out, err
+	}
+	// The state once the other tmux session is there.
+	f.Add(s.TmuxName)
+	before := state(t, root, f)
+	f.Respond([]string{"kill-session", "-t", "=" + s.TmuxName})
+	calls := len(rec.Calls())
+
+	_, err := Resume(context.Background(), resumeOptions(root, s, rec))
+	if !errors.Is(err, ErrNameTaken) {
+		t.Errorf("err = %v, want ErrNameTaken", err)
+	}
+	if after := state(t, root, f); !slices.Equal(before, after) {
+		t.Errorf("changed:\nbefore %q\nafter  %q", before, after)
+	}
+	for _, c := range rec.Calls()[calls:] {
+		if c[0] == "kill-session" {
+			t.Errorf("killed: %q", c)
+		}
 	}
 }
