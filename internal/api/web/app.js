@@ -178,8 +178,9 @@ function renderSessions() {
     const tr = el("tr");
     tr.dataset.id = s.sessionId;
     if (s.sessionId === selected) tr.className = "selected";
-    tr.append(el("td", s.tmuxSession, "name"), el("td", s.sessionId, "id"), el("td", s.mode),
-      el("td", s.status, "status status-" + s.status), el("td", s.createdAt), el("td", s.workingDir, "path"));
+    tr.append(el("td", s.tmuxSession, "name"), el("td", s.sessionId, "id"), el("td", s.mode, "mode"),
+      el("td", s.status, "status status-" + s.status), el("td", s.createdAt, "created"));
+    tr.title = s.workingDir;
     tr.append(el("td", undefined, "actions"));
     tr.lastChild.append(...actions(s));
     body.append(tr);
@@ -252,7 +253,8 @@ async function refreshView() {
   title.textContent = s ? "Agents of " + s.tmuxSession : "Agents";
   status.textContent = s ? s.status : "";
   status.className = s ? "status status-" + s.status : "";
-  document.getElementById("message-session").textContent = s ? s.tmuxSession : "";
+  document.getElementById("view-dir").textContent = s ? s.workingDir : "";
+  document.getElementById("send-button").textContent = s ? "Send to " + s.tmuxSession : "Send";
   let why = "";
   if (!selected) why = "Choose a session above (Watch) to see its agents.";
   else if (!s) why = "Session " + selected + " is no longer listed under this root.";
