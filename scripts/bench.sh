@@ -52,6 +52,22 @@ export PATH="$work/bin:$PATH"
 
 spawns() { wc -l <"$tmux_log"; }
 
+# shellcheck source=bats/ports.bash
+source "$repo/bats/ports.bash"
+# serve_root ROOT: runs mas serve for ROOT in the background (serve_pid),
+# on a free port (port), and waits until it answers.
+serve_root() {
+	port="$(free_port)"
+	MAS_ROOT="$1" "$mas" serve --addr "127.0.0.1:$port" 2>/dev/null &
+	serve_pid=$!
+	for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$port/health" && break; sleep 0.05; done
+}
+stop_serve() {
+	kill "$serve_pid"
+	wait "$serve_pid" 2>/dev/null || true
+	serve_pid=""
+}
+
 # measure NAME PREP CMD [NAME PREP CMD ...]: runs each PREP (not timed),
 # then its CMD timed, $runs times; several commands are measured in turns,
 # so that a slow moment of the machine does not fall on one of them only.
@@ -159,6 +175,12 @@ kill_mas_sessions
 id="$(MAS_ROOT="$ws/root" "$mas" session create --no-attach 2>/dev/null)"
 measure "status" ':' "MAS_ROOT='$ws/root' '$mas' status"
 measure "env" ':' "MAS_ROOT='$ws/root' '$mas' env $id"
+# One refresh of the web page watching that session: the requests app.js
+# makes every 2 s, the list and then the agents' screens.
+serve_root "$ws/root"
+refresh_row="one page refresh (GET /sessions, GET /sessions/{id}/output of 13 agents)"
+measure "$refresh_row" ':' "curl -sf -o /dev/null http://127.0.0.1:$port/sessions && curl -sf -o /dev/null 'http://127.0.0.1:$port/sessions/$id/output?lines=60'"
+stop_serve
 measure "session stop" 'id=$(MAS_ROOT="$ws/root" "$mas" session create --no-attach 2>/dev/null); export id' \
 	"MAS_ROOT='$ws/root' '$mas' session stop \$id"
 kill_mas_sessions
@@ -181,13 +203,9 @@ kill_mas_sessions
 } >"$work/big.index"
 mv "$work/big.index" "$work/big/sessions/.sessions.index"
 measure "session list (1,000 sessions)" ':' "MAS_ROOT='$work/big' '$mas' session list"
-port=$((20000 + RANDOM % 30000))
-MAS_ROOT="$work/big" "$mas" serve --addr "127.0.0.1:$port" 2>/dev/null &
-serve_pid=$!
-for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$port/health" && break; sleep 0.05; done
+serve_root "$work/big"
 measure "GET /sessions (1,000 sessions)" ':' "curl -sf -o /dev/null http://127.0.0.1:$port/sessions"
-kill "$serve_pid"
-serve_pid=""
+stop_serve
 
 # A 65 MB template tree: 13 units of 5 MB.
 for nn in 00 10 11 12 13 20 21 22 23 30 31 32 33; do
@@ -235,6 +253,7 @@ start_spawns="$(spawns_of "isolated start --no-attach")"
 	echo "| 1 tmux process per session list (1,000 sessions) | $(spawns_of "session list (1,000 sessions)") | $(verdict "(( $(spawns_of "session list (1,000 sessions)") == 1 ))") |"
 	echo "| 1 tmux process per GET /sessions (1,000 sessions) | $(spawns_of "GET /sessions (1,000 sessions)") | $(verdict "(( $(spawns_of "GET /sessions (1,000 sessions)") == 1 ))") |"
 	echo "| no tmux process for env | $(spawns_of env) | $(verdict "(( $(spawns_of env) == 0 ))") |"
+	echo "| ≤ 3 tmux processes per page refresh | $(spawns_of "$refresh_row") | $(verdict "(( $(spawns_of "$refresh_row") <= 3 ))") |"
 	echo
 	echo "A start is two tmux processes: \`tmux -V\`, while an id is drawn, and one invocation that builds"
 	echo "the session. What it adds to the floor: the Go process (a few ms), the session's files (43"
@@ -247,6 +266,11 @@ start_spawns="$(spawns_of "isolated start --no-attach")"
 	echo "On disk, file creation is the difference; ext4 creates files slowly for some minutes after many"
 	echo "deletions (its inode allocator skips recently freed inodes), which is why nothing is deleted"
 	echo "between runs."
+	echo
+	echo "A page refresh is what the web page asks every 2 s while it watches a session, one request"
+	echo "after the other: \`GET /sessions\` (one tmux process, as for \`session list\`) and"
+	echo "\`GET /sessions/{id}/output?lines=60\` (one tmux process lists the session's panes, one reads"
+	echo "the screens of all 13 agents), timed with curl's own start."
 	echo
 	echo "Template copies use reflinks (FICLONE) where the filesystem shares extents; on this machine's"
 	echo "temporary filesystem reflinks are: $reflink. The original needed about 13 s per start (122 tmux"
