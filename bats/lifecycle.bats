@@ -40,19 +40,7 @@ everything() {
 # hold_marker DIR makes another process hold the creation marker of the
 # session in DIR, as a creator or a resumer at work does; release_marker
 # ends it.
-hold_marker() {
-	(
-		exec 9>"$1/.creating"
-		flock 9
-		exec sleep 30
-	) 3>&- &
-	HOLDER=$!
-	for _ in $(seq 100); do
-		flock -n "$1/.creating" true || return 0
-		sleep 0.02
-	done
-	fail "the marker was not taken"
-}
+hold_marker() { hold_flock "$1/.creating"; }
 
 release_marker() {
 	kill "$HOLDER"
