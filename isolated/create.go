@@ -120,13 +120,17 @@ type undoList []func(context.Context)
 
 func (u *undoList) add(f func(context.Context)) { *u = append(*u, f) }
 
-// fail undoes everything, last done first, even when ctx is cancelled, and
-// returns the error of the step that failed.
-func (u undoList) fail(ctx context.Context, step string, err error) error {
+// run undoes everything, last done first, even when ctx is cancelled.
+func (u undoList) run(ctx context.Context) {
 	ctx = context.WithoutCancel(ctx)
 	for i := len(u) - 1; i >= 0; i-- {
 		u[i](ctx)
 	}
+}
+
+// fail undoes everything and returns the error of the step that failed.
+func (u undoList) fail(ctx context.Context, step string, err error) error {
+	u.run(ctx)
 	return &StepError{step, err}
 }
 
@@ -240,10 +244,8 @@ func claim(ctx context.Context, root, id string) (*os.File, error) {
 	var marker *os.File
 	dir := Dir(root, id)
 	err := locked(ctx, root, func() error {
-		for _, name := range []string{journalName, indexName} {
-			if err := safefile.CheckReplaceable(filepath.Join(sessionsDir(root), name)); err != nil {
-				return &StepError{"check session registry", err}
-			}
+		if err := checkRegistry(root); err != nil {
+			return &StepError{"check session registry", err}
 		}
 		if other, err := owner(root, TmuxName(id)); err != nil {
 			return &StepError{"check session id", err}

@@ -21,6 +21,17 @@ var ErrMalformedID = errors.New("malformed session id")
 // ErrNoSession is returned when no session matches an id.
 var ErrNoSession = errors.New("no such session")
 
+// Refusals of Resume and Remove, which leave the session as it is; the
+// first two read as the end of "it …" about the session.
+var (
+	// ErrRunning: the session runs.
+	ErrRunning = errors.New("is running")
+	// ErrBusy: another process is creating or resuming the session.
+	ErrBusy = errors.New("is being created or resumed by another process")
+	// ErrNameTaken: another tmux session has the session's tmux name.
+	ErrNameTaken = errors.New("tmux name taken")
+)
+
 // ValidateNewID accepts only what a new session may be called: a canonical
 // lower-case UUID version 4, so that the id is safe as a directory name and
 // its first 8 characters are safe as a tmux name.

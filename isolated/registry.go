@@ -172,6 +172,17 @@ func printable(s string) string {
 	}, strings.ToValidUTF8(s, "?"))
 }
 
+// checkRegistry refuses a journal or an index that is a link or a special
+// file before anything is changed: writing them would fail half-way.
+func checkRegistry(root string) error {
+	for _, name := range []string{journalName, indexName} {
+		if err := safefile.CheckReplaceable(filepath.Join(sessionsDir(root), name)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func readIndex(root string) (*index, error) {
 	path := filepath.Join(sessionsDir(root), indexName)
 	data, err := safefile.ReadFile(path, maxIndexSize)
@@ -260,29 +271,33 @@ func appendJournal(root, id, status string, now time.Time) error {
 // missing, and journals the change; status "" removes the entry (and
 // journals "error", the end of a session that never became active).
 func record(ctx context.Context, root string, e indexEntry, now time.Time, warn io.Writer) error {
-	return locked(ctx, root, func() error {
-		ix, err := readOrRebuildIndex(root, warn)
-		if err != nil {
-			return err
-		}
-		i := slices.IndexFunc(ix.Sessions, func(x indexEntry) bool { return x.SessionID == e.SessionID })
-		journal := e.Status
-		switch {
-		case e.Status == "" && i >= 0:
-			ix.Sessions = slices.Delete(ix.Sessions, i, i+1)
-			journal = "error"
-		case e.Status == "":
-			journal = "error"
-		case i >= 0:
-			ix.Sessions[i].Status = e.Status
-		default:
-			ix.Sessions = append(ix.Sessions, e)
-		}
-		if err := writeIndex(root, ix, now); err != nil {
-			return err
-		}
-		return appendJournal(root, e.SessionID, journal, now)
-	})
+	return locked(ctx, root, func() error { return recordLocked(root, e, "error", now, warn) })
+}
+
+// recordLocked is record for a caller that holds the registry lock; an
+// entry removed (status "") is journaled as gone.
+func recordLocked(root string, e indexEntry, gone string, now time.Time, warn io.Writer) error {
+	ix, err := readOrRebuildIndex(root, warn)
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(ix.Sessions, func(x indexEntry) bool { return x.SessionID == e.SessionID })
+	journal := e.Status
+	switch {
+	case e.Status == "" && i >= 0:
+		ix.Sessions = slices.Delete(ix.Sessions, i, i+1)
+		journal = gone
+	case e.Status == "":
+		journal = gone
+	case i >= 0:
+		ix.Sessions[i].Status = e.Status
+	default:
+		ix.Sessions = append(ix.Sessions, e)
+	}
+	if err := writeIndex(root, ix, now); err != nil {
+		return err
+	}
+	return appendJournal(root, e.SessionID, journal, now)
 }
 
 func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }

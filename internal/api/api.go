@@ -15,6 +15,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -43,6 +44,12 @@ type Backend interface {
 	Sessions(ctx context.Context) ([]Session, error)
 	Session(ctx context.Context, ref string) (*Session, error)
 	Stop(ctx context.Context, ref string) (*Session, error)
+	// Resume brings a stopped session back and describes it as Session
+	// does.
+	Resume(ctx context.Context, ref string) (*Session, error)
+	// Remove deletes a session's directory and index entry, stopping it
+	// first when force; it returns the session's full id.
+	Remove(ctx context.Context, ref string, force bool) (string, error)
 	Message(ctx context.Context, m MessageRequest) (*MessageResult, error)
 	// Status describes a session: the one named ("" for the one the
 	// command line would pick).
@@ -132,6 +139,10 @@ type Options struct {
 	// Refused, when set, is called for every request refused before it
 	// reached a handler.
 	Refused func(r *http.Request, status int)
+	// Requests, when set, receives one line per request: time, client,
+	// method, path (never the query, which may hold a login code; never a
+	// header), status and duration.
+	Requests io.Writer
 }
 
 // Server is the API and its web page behind the request checks.
@@ -143,11 +154,15 @@ type Server struct {
 	refused func(*http.Request, int)
 	// peerUIDOf replaces the kernel's answer in tests.
 	peerUIDOf func(*http.Request) (int, bool)
+	requests  *requestLog // nil: requests are not logged
 }
 
 // New builds the Server of b.
 func New(b Backend, o Options) *Server {
 	s := &Server{mux: routes(b), origin: newOrigin(o), token: o.Token, refused: o.Refused}
+	if o.Requests != nil {
+		s.requests = &requestLog{w: o.Requests}
+	}
 	if o.Token != "" {
 		s.login = newLogin(o)
 	}
@@ -164,8 +179,19 @@ func (s *Server) LoginURL() string {
 }
 
 // ServeHTTP checks Host, Origin and Content-Type, then the token or the
-// login cookie, then routes.
+// login cookie, then routes; each request is logged once answered.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.requests == nil {
+		s.serve(w, r)
+		return
+	}
+	start := time.Now()
+	sw := &statusWriter{ResponseWriter: w}
+	s.serve(sw, r)
+	s.requests.log(r, sw.code(), time.Since(start))
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	secureHeaders(w.Header())
 	if status, msg := s.origin.refusal(r); status != 0 {
 		s.refuse(w, r, status, msg)
@@ -282,6 +308,37 @@ func routes(b Backend) *http.ServeMux {
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]string{"sessionId": s.SessionID, "tmuxSession": s.TmuxSession, "status": "stopped", "timestamp": now()})
+	})
+	mux.HandleFunc("POST /sessions/{id}/resume", func(w http.ResponseWriter, r *http.Request) {
+		// The body is optional: {} or nothing.
+		if hasBody(r) {
+			var empty struct{}
+			if !decode(w, r, &empty) {
+				return
+			}
+		}
+		s, err := b.Resume(r.Context(), r.PathValue("id"))
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, s)
+	})
+	mux.HandleFunc("DELETE /sessions/{id}", func(w http.ResponseWriter, r *http.Request) {
+		force := false
+		if v := r.URL.Query().Get("force"); v != "" {
+			var err error
+			if force, err = strconv.ParseBool(v); err != nil {
+				writeError(w, fmt.Errorf("%w: force must be true or false, not %s", ErrInvalid, quote(v)))
+				return
+			}
+		}
+		id, err := b.Remove(r.Context(), r.PathValue("id"), force)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"sessionId": id, "removed": true})
 	})
 	mux.HandleFunc("POST /message", func(w http.ResponseWriter, r *http.Request) {
 		var req MessageRequest

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -40,6 +41,8 @@ type fake struct {
 	runs     []RunRequest
 	messages []MessageRequest
 	stops    []string
+	resumes  []string
+	removes  []string // "<ref> force=<bool>"
 	err      error
 	delay    time.Duration // Run takes this long
 	runCtx   error         // the context's error when Run ended
@@ -79,6 +82,26 @@ func (f *fake) Stop(_ context.Context, ref string) (*Session, error) {
 		return nil, fmt.Errorf("%w: malformed session id", ErrInvalid)
 	}
 	return &Session{SessionID: ref, TmuxSession: "mas-" + ref}, nil
+}
+
+func (f *fake) Resume(_ context.Context, ref string) (*Session, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.resumes = append(f.resumes, ref)
+	if f.err != nil {
+		return nil, f.err
+	}
+	return &Session{SessionID: "3f0c2a9e-1b2c-4d5e-8f90-123456789abc", TmuxSession: "mas-3f0c2a9e", Status: "active"}, nil
+}
+
+func (f *fake) Remove(_ context.Context, ref string, force bool) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.removes = append(f.removes, fmt.Sprintf("%s force=%v", ref, force))
+	if f.err != nil {
+		return "", f.err
+	}
+	return "3f0c2a9e-1b2c-4d5e-8f90-123456789abc", nil
 }
 
 func (f *fake) Message(_ context.Context, m MessageRequest) (*MessageResult, error) {
@@ -134,6 +157,18 @@ func TestHandlers(t *testing.T) {
 		{"POST", "/sessions/3f0c2a9e/stop", "", nil, 200, "status", "stopped", ""},
 		{"POST", "/sessions/..%2Fx/stop", "", nil, 400, "status", "400", "traversal ids never reach the file system"},
 		{"GET", "/sessions/3f0c2a9e/stop", "", nil, 404, "status", "404", "only POST stops; other methods get a JSON 404"},
+		{"POST", "/sessions/3f0c2a9e/resume", "", nil, 200, "status", "active", "no body"},
+		{"POST", "/sessions/3f0c2a9e/resume", "{}", nil, 200, "tmuxSession", "mas-3f0c2a9e", "an empty object"},
+		{"POST", "/sessions/3f0c2a9e/resume", "{", nil, 400, "status", "400", "a body must be JSON"},
+		{"POST", "/sessions/3f0c2a9e/resume", "", fmt.Errorf("%w: session 3f0c2a9e is running", ErrConflict), 409, "error", "conflict: session 3f0c2a9e is running", ""},
+		{"POST", "/sessions/deadbeef/resume", "", fmt.Errorf("%w: no such session deadbeef", ErrNotFound), 404, "status", "404", ""},
+		{"GET", "/sessions/3f0c2a9e/resume", "", nil, 404, "status", "404", "only POST resumes"},
+		{"DELETE", "/sessions/3f0c2a9e", "", nil, 200, "removed", "true", ""},
+		{"DELETE", "/sessions/3f0c2a9e?force=true", "", nil, 200, "sessionId", "3f0c2a9e-1b2c-4d5e-8f90-123456789abc", "the full id"},
+		{"DELETE", "/sessions/3f0c2a9e?force=maybe", "", nil, 400, "error", `invalid request: force must be true or false, not "maybe"`, ""},
+		{"DELETE", "/sessions/3f0c2a9e", "", fmt.Errorf("%w: session 3f0c2a9e is running: stop it first, or add ?force=true", ErrConflict), 409, "status", "409", ""},
+		{"DELETE", "/sessions/deadbeef", "", fmt.Errorf("%w: no such session deadbeef", ErrNotFound), 404, "status", "404", ""},
+		{"DELETE", "/sessions", "", nil, 404, "status", "404", "the list is not removed"},
 		{"POST", "/message", `{"target": "00", "message": "hi", "execute": true}`, nil, 200, "sent", "1", ""},
 		{"POST", "/message", `{"target": "00"}`, nil, 400, "error", "invalid request: target and message are required", ""},
 		{"POST", "/message", `{"target": "00", "message": "x"}`, fmt.Errorf("%w: message sent to 0/1 agents", ErrPartial), 502, "error", "partially applied: message sent to 0/1 agents", ""},
@@ -164,6 +199,19 @@ func TestHandlers(t *testing.T) {
 		if tt.status >= 400 && fmt.Sprint(out["status"]) != fmt.Sprint(tt.status) {
 			t.Errorf("%s %s: error body status %v, want %d", tt.method, tt.path, out["status"], tt.status)
 		}
+	}
+}
+
+// TestRemoveForce: ?force=true, and only a boolean, reaches the backend.
+func TestRemoveForce(t *testing.T) {
+	f := &fake{}
+	h := handler(f, "")
+	for _, q := range []string{"", "?force=true", "?force=1", "?force=false", "?force=yes"} {
+		h.ServeHTTP(httptest.NewRecorder(), request("DELETE", "/sessions/3f0c2a9e"+q, ""))
+	}
+	want := []string{"3f0c2a9e force=false", "3f0c2a9e force=true", "3f0c2a9e force=true", "3f0c2a9e force=false"}
+	if !slices.Equal(f.removes, want) {
+		t.Errorf("backend asked %q, want %q", f.removes, want)
 	}
 }
 

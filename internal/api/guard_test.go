@@ -26,6 +26,8 @@ func TestGuard(t *testing.T) {
 		{"JSON with a UTF-8 charset", "POST", "/message", []string{"Content-Type", "application/json; charset=utf-8"}, msg, 200},
 		{"media types ignore case", "POST", "/message", []string{"Content-Type", "Application/JSON; Charset=UTF-8"}, msg, 200},
 		{"a stop has no body and needs no type", "POST", "/sessions/3f0c2a9e/stop", nil, "", 200},
+		{"curl removes a session", "DELETE", "/sessions/3f0c2a9e", nil, "", 200},
+		{"curl resumes a session", "POST", "/sessions/3f0c2a9e/resume", nil, "", 200},
 		{"the page itself: its own origin", "POST", "/message", []string{"Origin", "http://127.0.0.1:8765", "Sec-Fetch-Site", "same-origin", "Content-Type", "application/json"}, msg, 200},
 		{"the page opened as localhost", "GET", "/sessions", []string{"Host", "localhost:8765", "Origin", "http://localhost:8765"}, "", 200},
 		{"a typed URL or bookmark", "GET", "/", []string{"Sec-Fetch-Site", "none"}, "", 200},
@@ -34,6 +36,8 @@ func TestGuard(t *testing.T) {
 		{"rebound name reads", "GET", "/sessions", []string{"Host", "evil.example:8765"}, "", 421},
 		{"rebound name stops", "POST", "/sessions/3f0c2a9e/stop", []string{"Host", "evil.example:8765"}, "", 421},
 		{"rebound name sends", "POST", "/message", []string{"Host", "evil.example:8765", "Content-Type", "application/json"}, msg, 421},
+		{"rebound name removes", "DELETE", "/sessions/3f0c2a9e", []string{"Host", "evil.example:8765"}, "", 421},
+		{"rebound name resumes", "POST", "/sessions/3f0c2a9e/resume", []string{"Host", "evil.example:8765"}, "", 421},
 		{"rebound name loads the page", "GET", "/", []string{"Host", "evil.example:8765"}, "", 421},
 		{"another port", "GET", "/sessions", []string{"Host", "127.0.0.1:9999"}, "", 421},
 		{"no port means 80", "GET", "/sessions", []string{"Host", "127.0.0.1"}, "", 421},
@@ -49,6 +53,13 @@ func TestGuard(t *testing.T) {
 		{"a foreign page posts text/plain (no preflight)", "POST", "/message", []string{"Origin", "http://evil.example", "Content-Type", "text/plain"}, msg, 403},
 		{"a foreign page posts JSON", "POST", "/message", []string{"Origin", "http://evil.example", "Content-Type", "application/json"}, msg, 403},
 		{"a foreign page stops a session", "POST", "/sessions/3f0c2a9e/stop", []string{"Origin", "http://evil.example"}, "", 403},
+		{"a foreign page removes a session", "DELETE", "/sessions/3f0c2a9e", []string{"Origin", "http://evil.example"}, "", 403},
+		{"a foreign page removes by force", "DELETE", "/sessions/3f0c2a9e?force=true", []string{"Origin", "http://evil.example"}, "", 403},
+		{"a foreign page resumes a session", "POST", "/sessions/3f0c2a9e/resume", []string{"Origin", "http://evil.example", "Content-Type", "application/json"}, "{}", 403},
+		{"a page on another local port removes", "DELETE", "/sessions/3f0c2a9e", []string{"Origin", "http://127.0.0.1:9999"}, "", 403},
+		{"Sec-Fetch-Site cross-site removes", "DELETE", "/sessions/3f0c2a9e", []string{"Sec-Fetch-Site", "cross-site"}, "", 403},
+		{"Sec-Fetch-Site same-site resumes", "POST", "/sessions/3f0c2a9e/resume", []string{"Sec-Fetch-Site", "same-site"}, "", 403},
+		{"a preflight for DELETE is never granted", "OPTIONS", "/sessions/3f0c2a9e", []string{"Origin", "http://evil.example", "Access-Control-Request-Method", "DELETE"}, "", 403},
 		{"a foreign page reads", "GET", "/sessions", []string{"Origin", "http://evil.example"}, "", 403},
 		{"a foreign page loads ours", "GET", "/", []string{"Origin", "http://evil.example"}, "", 403},
 		{"Origin null (sandboxed frame, file://, redirect)", "POST", "/message", []string{"Origin", "null", "Content-Type", "application/json"}, msg, 403},
@@ -70,6 +81,8 @@ func TestGuard(t *testing.T) {
 		{"another parameter", "POST", "/message", []string{"Content-Type", "application/json; x=y"}, msg, 415},
 		{"a type that starts like JSON", "POST", "/message", []string{"Content-Type", "application/jsonx"}, msg, 415},
 		{"a body on a stop", "POST", "/sessions/3f0c2a9e/stop", []string{"Content-Type", "text/plain"}, "x", 415},
+		{"a form body on a remove", "DELETE", "/sessions/3f0c2a9e", []string{"Content-Type", "application/x-www-form-urlencoded"}, "force=true", 415},
+		{"a text body on a resume", "POST", "/sessions/3f0c2a9e/resume", []string{"Content-Type", "text/plain"}, "{}", 415},
 		{"a chunked body", "POST", "/message", []string{"Content-Type", "text/plain", "Transfer-Encoding", "chunked"}, msg, 415},
 	}
 	for _, tt := range tests {
@@ -93,8 +106,8 @@ func TestGuard(t *testing.T) {
 			if rec.Code != tt.status {
 				t.Fatalf("status %d, want %d: %s", rec.Code, tt.status, rec.Body)
 			}
-			reached := len(f.messages) + len(f.stops)
-			if wantReached := tt.status == 200 && tt.method == "POST"; (reached > 0) != wantReached {
+			reached := len(f.messages) + len(f.stops) + len(f.resumes) + len(f.removes)
+			if wantReached := tt.status == 200 && tt.method != "GET"; (reached > 0) != wantReached {
 				t.Errorf("backend reached %d times", reached)
 			}
 			if tt.status == 403 || tt.status == 415 || tt.status == 421 {

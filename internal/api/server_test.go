@@ -15,7 +15,7 @@ import (
 )
 
 // serveTest serves b on a real listener within lim until the test ends,
-// and returns the address.
+// and returns the address. Requests are logged, as mas serve logs them.
 func serveTest(t *testing.T, b Backend, lim Limits) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -24,7 +24,7 @@ func serveTest(t *testing.T, b Backend, lim Limits) string {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, ln, New(b, Options{Addr: ln.Addr().String()}), lim) }()
+	go func() { done <- Serve(ctx, ln, New(b, Options{Addr: ln.Addr().String(), Requests: io.Discard}), lim) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {

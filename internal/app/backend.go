@@ -116,6 +116,42 @@ func (b Backend) Stop(ctx context.Context, ref string) (*api.Session, error) {
 	return &api.Session{SessionID: s.ID, TmuxSession: s.TmuxName, Status: s.Status}, nil
 }
 
+func (b Backend) Resume(ctx context.Context, ref string) (*api.Session, error) {
+	root, id, err := b.find(ref)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := b.a.resumeIsolated(ctx, root, id); err != nil {
+		return nil, refusal(err)
+	}
+	return b.Session(ctx, id)
+}
+
+func (b Backend) Remove(ctx context.Context, ref string, force bool) (string, error) {
+	root, id, err := b.find(ref)
+	if err != nil {
+		return "", err
+	}
+	if _, err := b.a.removeIsolated(ctx, root, id, force); err != nil {
+		if errors.Is(err, isolated.ErrRunning) {
+			return "", fmt.Errorf("%w: %v; stop it first, or add ?force=true", api.ErrConflict, err)
+		}
+		return "", refusal(err)
+	}
+	return id, nil
+}
+
+// refusal makes a session that runs, is being created or resumed, or
+// whose tmux name is taken, an API conflict.
+func refusal(err error) error {
+	for _, e := range []error{isolated.ErrRunning, isolated.ErrBusy, isolated.ErrNameTaken} {
+		if errors.Is(err, e) {
+			return fmt.Errorf("%w: %v", api.ErrConflict, err)
+		}
+	}
+	return err
+}
+
 func (b Backend) Message(ctx context.Context, m api.MessageRequest) (*api.MessageResult, error) {
 	if err := layout.CheckText(m.Message); err != nil {
 		return nil, fmt.Errorf("%w: %v", api.ErrInvalid, err)

@@ -109,9 +109,10 @@ func (a *App) Serve(ctx context.Context, addr string) error {
 	a.LogOrphans(ctx)
 	// Host headers must name the listening port, or the configured host
 	// (which an inherited listener does not know). With a token, New
-	// prints the page's login URL.
+	// prints the page's login URL. Each request gets a line on stderr:
+	// the terminal of mas serve, or the log of the server start launched.
 	host, _, _ := net.SplitHostPort(a.HTTPAddr(addr))
-	srv := api.New(Backend{a}, api.Options{Token: token, Addr: ln.Addr().String(), Host: host, Log: a.Progress})
+	srv := api.New(Backend{a}, api.Options{Token: token, Addr: ln.Addr().String(), Host: host, Log: a.Progress, Requests: a.Progress})
 	err = api.Serve(ctx, ln, srv, api.DefaultLimits())
 	fmt.Fprintln(a.Progress, "[INFO] MAS API stopped")
 	return err

@@ -86,7 +86,7 @@ func (m Mode) Failed(err error) error {
 func (a *App) Start(ctx context.Context, l Launch) (*Launched, error) {
 	// Before anything is made: an agent that cannot run would leave
 	// thirteen shells that look like a team.
-	if err := layout.CheckProgram(ctx, a.AgentCommand(), a.UserShell(), a.Getenv("PATH"), func(msg string) { a.warnf("%s", msg) }); err != nil {
+	if err := a.checkProgram(ctx); err != nil {
 		return nil, l.Mode.Failed(err)
 	}
 	if l.Mode == Isolated {
@@ -94,8 +94,7 @@ func (a *App) Start(ctx context.Context, l Launch) (*Launched, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Launched{Mode: Isolated, ID: s.ID, Name: s.TmuxName, Root: s.Root, Dir: s.Dir,
-			UnitDir: s.UnitDir, WorkflowsDir: s.WorkflowsDir, Socket: a.Getenv("MAS_TMUX_SOCKET")}, nil
+		return a.launched(s), nil
 	}
 	s, err := a.createLegacy(ctx, l.SkipInit)
 	if s == nil {
@@ -105,21 +104,40 @@ func (a *App) Start(ctx context.Context, l Launch) (*Launched, error) {
 		UnitDir: s.UnitDir, WorkflowsDir: s.WorkflowsDir, Socket: a.Getenv("MAS_TMUX_SOCKET")}, err
 }
 
-// createIsolated creates an isolated session with the given id ("" for a
-// new one) and config content (nil for none). A malformed id is a usage
-// error.
-func (a *App) createIsolated(ctx context.Context, id string, config []byte) (*isolated.Session, error) {
-	s, err := isolated.Create(ctx, isolated.CreateOptions{
-		Root:     a.Root(),
+// checkProgram checks that the agent's program can run: an agent that
+// cannot would leave thirteen shells that look like a team.
+func (a *App) checkProgram(ctx context.Context) error {
+	return layout.CheckProgram(ctx, a.AgentCommand(), a.UserShell(), a.Getenv("PATH"), func(msg string) { a.warnf("%s", msg) })
+}
+
+// isolatedOptions say how to start the agents of isolated session id of
+// root, as the environment asks.
+func (a *App) isolatedOptions(root, id string) isolated.CreateOptions {
+	return isolated.CreateOptions{
+		Root:     root,
 		ID:       id,
-		Config:   config,
 		Command:  a.AgentCommand(),
 		Shell:    a.UserShell(),
 		PaneLogs: isOn(a.Getenv("MAS_PANE_LOGS")),
 		Tmux:     a.Tmux,
 		Progress: a.Progress,
 		Now:      a.Now,
-	})
+	}
+}
+
+// launched is the isolated session s as a start reports it.
+func (a *App) launched(s *isolated.Session) *Launched {
+	return &Launched{Mode: Isolated, ID: s.ID, Name: s.TmuxName, Root: s.Root, Dir: s.Dir,
+		UnitDir: s.UnitDir, WorkflowsDir: s.WorkflowsDir, Socket: a.Getenv("MAS_TMUX_SOCKET")}
+}
+
+// createIsolated creates an isolated session with the given id ("" for a
+// new one) and config content (nil for none). A malformed id is a usage
+// error.
+func (a *App) createIsolated(ctx context.Context, id string, config []byte) (*isolated.Session, error) {
+	o := a.isolatedOptions(a.Root(), id)
+	o.Config = config
+	s, err := isolated.Create(ctx, o)
 	if err != nil {
 		if errors.Is(err, isolated.ErrMalformedID) {
 			return nil, malformedAsUsage(err, "")

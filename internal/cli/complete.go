@@ -97,8 +97,10 @@ func (a *App) candidates(words []string) []string {
 	case "<target>":
 		return targets(cur)
 	case "<id>":
-		active := c.name == "stop" || c.name == "attach" // of session: stopping or attaching a stopped one fails
-		return a.sessionRefs(cur, active)
+		// Of session: stopping or attaching a stopped session fails, and
+		// so does resuming an active one.
+		status := map[string]string{"stop": "active", "attach": "active", "resume": "stopped"}[c.name]
+		return a.sessionRefs(cur, status)
 	case "<shell>":
 		return withPrefix(completionShells, cur)
 	case "[command]":
@@ -169,9 +171,9 @@ func targets(cur string) []string {
 
 // sessionRefs completes a session reference from the session directories
 // of the root: the 8-character prefixes, the full ids once more than 8
-// characters are typed, the tmux names once "m" is. active keeps only
-// the sessions whose .session says active.
-func (a *App) sessionRefs(cur string, active bool) []string {
+// characters are typed, the tmux names once "m" is. A status keeps only
+// the sessions whose .session says it; "" keeps all.
+func (a *App) sessionRefs(cur string, status string) []string {
 	root := a.app.Root()
 	ids, err := isolated.IDs(root)
 	if err != nil {
@@ -179,8 +181,8 @@ func (a *App) sessionRefs(cur string, active bool) []string {
 	}
 	var refs []string
 	for _, id := range ids {
-		if active {
-			if s, err := isolated.Load(root, id); err != nil || s.Status != "active" {
+		if status != "" {
+			if s, err := isolated.Load(root, id); err != nil || s.Status != status {
 				continue
 			}
 		}

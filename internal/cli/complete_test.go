@@ -39,7 +39,7 @@ func TestCandidates(t *testing.T) {
 	if err := verbs.StopSession(context.Background(), root, ids[1]); err != nil {
 		t.Fatal(err)
 	}
-	active := ids[0]
+	active, stopped := ids[0], ids[1]
 	slices.Sort(ids) // candidates come in the order of the directories
 	prefixes := []string{ids[0][:8], ids[1][:8]}
 	tmuxNames := []string{"mas-" + ids[0][:8], "mas-" + ids[1][:8]}
@@ -54,7 +54,7 @@ func TestCandidates(t *testing.T) {
 		{[]string{"se"}, []string{"send", "session", "serve"}, "commands by prefix, in help order"},
 		{[]string{""}, []string{"+init", "+completion", "+version", "!--version", "!__complete"}, "every command; flags only for a dash"},
 		{[]string{"-"}, []string{"--version", "-v", "--help", "-h"}, "the flags of mas itself"},
-		{[]string{"session", ""}, []string{"create", "list", "show", "stop", "prune", "attach"}, "subcommands"},
+		{[]string{"session", ""}, []string{"create", "list", "show", "stop", "resume", "rm", "prune", "attach"}, "subcommands"},
 		{[]string{"send", ""}, []string{"+design", "+agent-00", "+00", "+33", "+window3", "+managers", "+workers", "+all", "!01"}, "every target form"},
 		{[]string{"send", "design,2"}, []string{"design,20", "design,21", "design,22", "design,23"}, "the last part of a list, the parts before kept"},
 		{[]string{"send", "-"}, nil, "the first word of send is the target whatever it looks like"},
@@ -67,6 +67,9 @@ func TestCandidates(t *testing.T) {
 		{[]string{"session", "show", ""}, prefixes, "show: any session"},
 		{[]string{"session", "stop", ""}, []string{active[:8]}, "stop: only an active session"},
 		{[]string{"session", "attach", ""}, []string{active[:8]}, "attach: only an active session"},
+		{[]string{"session", "resume", ""}, []string{stopped[:8]}, "resume: only a stopped session"},
+		{[]string{"session", "rm", ""}, prefixes, "rm: any session"},
+		{[]string{"session", "rm", stopped[:8], "--"}, []string{"--force"}, "the flag of rm"},
 		{[]string{"session", "attach", active[:8], "-w", "d"}, []string{"design", "development"}, "window names"},
 		{[]string{"env", active[:8], "--shell", ""}, []string{"bash", "zsh", "posix", "fish"}, "shells"},
 		{[]string{"env", active[:8], "--shell=f"}, []string{"--shell=fish"}, "the --flag=value form"},

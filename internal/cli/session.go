@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -109,6 +110,35 @@ func (a *App) sessionStop(ctx context.Context, cc *ucli.Context) error {
 		return err
 	}
 	return a.app.StopSession(ctx, root, id)
+}
+
+func (a *App) sessionResume(ctx context.Context, cc *ucli.Context) error {
+	root, id, err := a.findSession(cc)
+	if err != nil {
+		return err
+	}
+	s, err := a.app.Resume(ctx, root, id)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(a.e.Stderr, "[INFO] Resumed session %s in tmux session %s; attach with: %s\n", s.ID, s.Name, s.AttachHint())
+	return nil
+}
+
+func (a *App) sessionRemove(ctx context.Context, cc *ucli.Context) error {
+	root, id, err := a.findSession(cc)
+	if err != nil {
+		return err
+	}
+	s, err := a.app.RemoveSession(ctx, root, id, cc.Bool("force"))
+	if errors.Is(err, isolated.ErrRunning) {
+		return fmt.Errorf("%w; stop it first, or use --force to stop and remove it", err)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(a.e.Stderr, "[INFO] Removed session %s and its directory %s\n", s.ID, s.Dir)
+	return nil
 }
 
 func (a *App) sessionAttach(ctx context.Context, cc *ucli.Context) error {

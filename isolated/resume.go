@@ -1,0 +1,191 @@
+package isolated
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"mas/internal/layout"
+	"mas/internal/roster"
+	"mas/tmux"
+)
+
+// Resume brings back the stopped session o.ID of o.Root in its own
+// workspace: the same id and tmux name, the thirteen agents each in its
+// unit directory, started as Create starts them (o.Command, o.Shell,
+// o.PaneLogs), and the session active again in its files and in the
+// registry. o.Config and o.NewID are not used: the session keeps its
+// config.json, and its prompts are not sent again.
+//
+// It is refused, with nothing changed, when the session runs (ErrRunning),
+// is being created or resumed by another process (ErrBusy), its tmux name
+// is taken by another tmux session (ErrNameTaken), its files cannot be
+// read or are inconsistent, it is not stopped, or a unit directory is
+// missing. When starting it fails half-way, what was started is killed
+// and its files stay stopped.
+//
+// Like Create, it holds the session's creation marker from the moment it
+// has checked the files, under the registry lock, until the session is
+// active: of two resumes at once, only one goes on.
+func Resume(ctx context.Context, o CreateOptions) (*Session, error) {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if _, err := tmux.CheckVersion(ctx, o.Tmux); err != nil {
+		return nil, &StepError{"check tmux", err}
+	}
+	s, marker, err := claimStopped(ctx, o.Tmux, o.Root, o.ID)
+	if err != nil {
+		return nil, err
+	}
+	defer marker.Close()
+	// The marker goes whatever happens: a stopped session holds none.
+	defer os.Remove(filepath.Join(s.Dir, markerName))
+	was, stopped := s.Status, *s
+	stopped.Status = "stopped"
+	var undo undoList
+	if o.PaneLogs {
+		made, err := ensureLogDir(s.Dir)
+		if err != nil {
+			return nil, &StepError{"check logs directory", err}
+		}
+		if made {
+			undo.add(func(context.Context) { os.Remove(filepath.Join(s.Dir, "logs")) })
+		}
+	}
+	if err := startAgents(ctx, o, s); err != nil {
+		if errors.Is(err, layout.ErrDuplicate) {
+			// Made since claimStopped looked, and left alone: a refusal.
+			undo.run(ctx)
+			return nil, nameTaken(s.TmuxName, was)
+		}
+		return nil, undo.fail(ctx, "start tmux session", err)
+	}
+	undo.add(func(ctx context.Context) { layout.Kill(ctx, o.Tmux, s.TmuxName) })
+	undo.add(func(ctx context.Context) {
+		// The files say stopped again, whichever of them activate wrote.
+		stopped.save()
+		record(ctx, o.Root, stopped.entry(), o.Now(), o.Progress)
+	})
+	if step, err := activate(ctx, o, s, s.entry()); err != nil {
+		return nil, undo.fail(ctx, step, err)
+	}
+	s.logEvent(o.Now(), "resumed")
+	return s, nil
+}
+
+// claimStopped checks, under the registry lock, that session id can be
+// resumed, and takes its creation marker; the marker is to be closed once
+// the resume is over.
+func claimStopped(ctx context.Context, c tmux.Client, root, id string) (*Session, *os.File, error) {
+	var s *Session
+	var marker *os.File
+	var refusal error
+	err := locked(ctx, root, func() error {
+		s, marker, refusal = claimLocked(ctx, c, root, id)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, &StepError{"lock session registry", err}
+	}
+	return s, marker, refusal
+}
+
+// claimLocked is claimStopped once the lock is held.
+func claimLocked(ctx context.Context, c tmux.Client, root, id string) (*Session, *os.File, error) {
+	if err := checkRegistry(root); err != nil {
+		return nil, nil, &StepError{"check session registry", err}
+	}
+	dir := Dir(root, id)
+	creator := creatorOf(dir)
+	if creator == creatorLive {
+		return nil, nil, fmt.Errorf("it %w", ErrBusy)
+	}
+	s, err := Load(root, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch s.Status {
+	case "stopped", "active": // active: its tmux session is gone, or starting it will say it runs
+	case "creating":
+		return nil, nil, errors.New("it was never completely created (its creation was interrupted): mas session prune removes it")
+	default:
+		return nil, nil, fmt.Errorf("its status is %q: only a stopped session can be resumed", s.Status)
+	}
+	if err := checkUnits(s.UnitDir); err != nil {
+		return nil, nil, err
+	}
+	taken, err := layout.Exists(ctx, c, s.TmuxName)
+	if err != nil {
+		return nil, nil, &StepError{"check tmux session " + s.TmuxName, err}
+	}
+	if taken {
+		return nil, nil, nameTaken(s.TmuxName, s.Status)
+	}
+	if creator == creatorGone {
+		// The marker of a create or resume that died after the session
+		// was written down: nobody holds it.
+		os.Remove(filepath.Join(dir, markerName))
+	}
+	marker, err := holdMarker(dir)
+	if err != nil {
+		return nil, nil, &StepError{"mark session as resuming", err}
+	}
+	return s, marker, nil
+}
+
+// checkUnits makes sure each agent has its unit directory to start in: a
+// pane whose directory is missing would start elsewhere, or not at all.
+// The unit directory itself must be a directory, not a link; an agent's
+// may be a link to a directory.
+func checkUnits(unitDir string) error {
+	fi, err := os.Lstat(unitDir)
+	if err == nil && !fi.IsDir() {
+		return fmt.Errorf("unit directory %s is not a directory (a symbolic link?)", unitDir)
+	}
+	if err != nil {
+		return fmt.Errorf("unit directory: %w", err)
+	}
+	for _, id := range roster.IDs() {
+		dir := filepath.Join(unitDir, id)
+		fi, err := os.Stat(dir)
+		if err == nil && !fi.IsDir() {
+			return fmt.Errorf("unit directory of agent %s: %s is not a directory", id, dir)
+		}
+		if err != nil {
+			return fmt.Errorf("unit directory of agent %s: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// ensureLogDir makes the logs directory of the session in dir when it is
+// missing, and reports whether it made it; pane logs are never written
+// through a link.
+func ensureLogDir(dir string) (made bool, err error) {
+	logs := filepath.Join(dir, "logs")
+	fi, err := os.Lstat(logs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return true, os.Mkdir(logs, 0o700)
+	case err != nil:
+		return false, err
+	case !fi.IsDir():
+		return false, fmt.Errorf("%s is not a directory (a symbolic link?)", logs)
+	}
+	return false, nil
+}
+
+// nameTaken is the refusal of a resume whose tmux name exists: the
+// session itself running when its files say so (status), another tmux
+// session otherwise.
+func nameTaken(name, status string) error {
+	if status == "active" {
+		return fmt.Errorf("it %w in tmux session %s", ErrRunning, name)
+	}
+	return fmt.Errorf("%w: another tmux session is called %s (an orphan, or one made by hand); end it first", ErrNameTaken, name)
+}

@@ -1,0 +1,385 @@
+package isolated
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"mas/internal/faketmux"
+	"mas/tmux"
+)
+
+var testNow = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// stoppedSession creates a session on an in-memory tmux server and stops
+// it; running keeps it running instead.
+func stoppedSession(t *testing.T, running bool) (string, *Session, *faketmux.Server, *tmux.Recorder) {
+	t.Helper()
+	root := t.TempDir()
+	f, rec := faketmux.New()
+	o := CreateOptions{Root: root, Command: "clauded", Shell: "/bin/sh", Tmux: rec, PaneLogs: true,
+		Now: func() time.Time { return testNow }}
+	s, err := Create(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !running {
+		if _, err := Stop(context.Background(), rec, root, s.ID, testNow, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root, s, f, rec
+}
+
+// resumeOptions are the options of a resume of s on rec.
+func resumeOptions(root string, s *Session, rec *tmux.Recorder) CreateOptions {
+	return CreateOptions{Root: root, ID: s.ID, Command: "clauded", Shell: "/bin/sh", Tmux: rec, PaneLogs: true,
+		Now: func() time.Time { return testNow.Add(time.Hour) }}
+}
+
+// state is everything a refused or failed verb must leave as it was: each
+// file under root with its mode and content (a link: its target), and the
+// tmux sessions.
+func state(t *testing.T, root string, f *faketmux.Server) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		line := p + " " + fi.Mode().String()
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			target, _ := os.Readlink(p)
+			line += " -> " + target
+		case fi.Mode().IsRegular():
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			line += fmt.Sprintf(" %x", sha256.Sum256(data))
+		}
+		out = append(out, line)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sessions, _ := f.Respond([]string{"list-sessions"})
+	return append(out, "tmux: "+strings.TrimSpace(string(sessions)))
+}
+
+// newSessions are the tmux commands of the calls that create a session.
+func newSessions(rec *tmux.Recorder) [][]string {
+	var out [][]string
+	for _, c := range rec.Calls() {
+		if c[0] == "new-session" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func TestResumeBringsTheSessionBack(t *testing.T) {
+	root, s, f, rec := stoppedSession(t, false)
+	ctx := context.Background()
+	r, err := Resume(ctx, resumeOptions(root, s, rec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.ID != s.ID || r.TmuxName != s.TmuxName || r.Dir != s.Dir || !f.Has(s.TmuxName) {
+		t.Fatalf("resumed %+v, running %v; want %s in %s", r, f.Has(s.TmuxName), s.TmuxName, s.Dir)
+	}
+	// The very batch Create ran: same panes, directories, environment,
+	// agent command and pane logs.
+	if batches := newSessions(rec); len(batches) != 2 || !slices.Equal(batches[0], batches[1]) {
+		t.Errorf("resume built %q, create %q", batches[len(batches)-1], batches[0])
+	}
+	loaded, err := Load(root, s.ID)
+	if err != nil || loaded.Status != "active" {
+		t.Errorf(".session: %+v, %v", loaded, err)
+	}
+	var md Metadata
+	data, _ := os.ReadFile(filepath.Join(s.Dir, "metadata.json"))
+	if err := json.Unmarshal(data, &md); err != nil || md.Status != "active" || md.StartedAt != s.CreatedAt {
+		t.Errorf("metadata.json: %+v, %v; want active, started when created", md, err)
+	}
+	ix, _ := readIndex(root)
+	if len(ix.Sessions) != 1 || ix.Sessions[0].Status != "active" || ix.Sessions[0].SessionID != s.ID {
+		t.Errorf("index: %+v", ix.Sessions)
+	}
+	journal, _ := os.ReadFile(filepath.Join(root, "sessions", journalName))
+	want := fmt.Sprintf("%s:stopped:%d\n%s:active:%d\n", s.ID, testNow.Unix(), s.ID, testNow.Add(time.Hour).Unix())
+	if !strings.HasSuffix(string(journal), want) {
+		t.Errorf("journal %q, want it to end with %q", journal, want)
+	}
+	log, _ := os.ReadFile(filepath.Join(s.Dir, "logs", "session.log"))
+	if !strings.HasSuffix(string(log), "2026-01-02T04:04:05Z "+s.TmuxName+" resumed\n") {
+		t.Errorf("session.log %q", log)
+	}
+	if _, err := os.Lstat(filepath.Join(s.Dir, markerName)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the marker is left: %v", err)
+	}
+	if l, _ := Describe(ctx, rec, root, s.ID); l.Status != "active" {
+		t.Errorf("listed %q after resume", l.Status)
+	}
+}
+
+func TestResumeRefusals(t *testing.T) {
+	checkRefusals(t, []refusal{
+		{true, false, nil, ErrRunning, "", "a running session is not started twice"},
+		{false, false, func(t *testing.T, root string, s *Session, f *faketmux.Server) { f.Add(s.TmuxName) },
+			ErrNameTaken, "", "another tmux session has its name (an orphan, or someone's own): left alone"},
+		{false, false, func(t *testing.T, root string, s *Session, f *faketmux.Server) {
+			os.RemoveAll(filepath.Join(s.UnitDir, "21"))
+		}, nil, "unit directory of agent 21", "agent 21 would start elsewhere"},
+		{false, false, func(t *testing.T, root string, s *Session, f *faketmux.Server) {
+			os.RemoveAll(s.UnitDir)
+			os.Symlink(t.TempDir(), s.UnitDir)
+		}, nil, "is not a directory (a symbolic link?)", "a unit directory that is a link"},
+		{false, false, func(t *testing.T, root string, s *Session, f *faketmux.Server) {
+			os.WriteFile(filepath.Join(s.Dir, ".session"), []byte("STATUS=$(id)\n"), 0o600)
+		}, nil, ".session:1:", "an unreadable .session is never trusted"},
+		{false, false, func(t *testing.T, root string, s *Session, f *faketmux.Server) {
+			rewrite(t, s, "TMUX_SESSION", "victim")
+		}, nil, "inconsistent: TMUX_SESSION", "an inconsistent .session is never trusted"},
+		{false, false, func(t *testing.T, root string, s *Session, f *faketmux.Server) {
+			rewrite(t, s, "STATUS", "creating")
+		}, nil, "creation was interrupted", "a half-made session is prune's"},
+		{false, false, markerHeld, ErrBusy, "", "another process is creating or resuming it"},
+		{false, false, dirIsALink, nil, "is not a directory (a symbolic link?)", "a session directory that is a link"},
+		{false, false, func(t *testing.T, root string, s *Session, f *faketmux.Server) {
+			os.Remove(filepath.Join(root, "sessions", journalName))
+			os.Symlink("/dev/null", filepath.Join(root, "sessions", journalName))
+		}, nil, "check session registry", "a journal that cannot be written is found before tmux is touched"},
+	}, func(root string, s *Session, rec *tmux.Recorder, _ bool) error {
+		_, err := Resume(context.Background(), resumeOptions(root, s, rec))
+		return err
+	})
+}
+
+// refusal is a row of a table of refused verbs: the session it starts
+// from, and the error the verb must give.
+type refusal struct {
+	running bool
+	force   bool
+	edit    func(t *testing.T, root string, s *Session, f *faketmux.Server)
+	is      error  // the error wraps it, or
+	err     string // the error holds it
+	why     string
+}
+
+// checkRefusals runs verb on the session of each row, and checks that it
+// is refused as the row says and that nothing changed, in the files or in
+// tmux.
+func checkRefusals(t *testing.T, rows []refusal, verb func(root string, s *Session, rec *tmux.Recorder, force bool) error) {
+	for _, tt := range rows {
+		t.Run(tt.why, func(t *testing.T) {
+			root, s, f, rec := stoppedSession(t, tt.running)
+			if tt.edit != nil {
+				tt.edit(t, root, s, f)
+			}
+			before, calls := state(t, root, f), len(rec.Calls())
+			err := verb(root, s, rec, tt.force)
+			switch {
+			case err == nil:
+				t.Fatal("not refused")
+			case tt.is != nil && !errors.Is(err, tt.is), tt.err != "" && !strings.Contains(err.Error(), tt.err):
+				t.Errorf("err = %v, want %v %q", err, tt.is, tt.err)
+			}
+			if after := state(t, root, f); !slices.Equal(before, after) {
+				t.Errorf("a refusal changed something:\nbefore %q\nafter  %q", before, after)
+			}
+			for _, c := range rec.Calls()[calls:] {
+				if c[0] == "kill-session" {
+					t.Errorf("a refusal killed a tmux session: %q", c)
+				}
+			}
+		})
+	}
+}
+
+// markerHeld makes another process seem to create or resume s.
+func markerHeld(t *testing.T, _ string, s *Session, _ *faketmux.Server) {
+	g, err := holdMarker(s.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.Close() })
+}
+
+// dirIsALink moves the directory of s elsewhere and puts a link to it in
+// its place.
+func dirIsALink(t *testing.T, _ string, s *Session, _ *faketmux.Server) {
+	elsewhere := t.TempDir()
+	if err := os.Rename(s.Dir, filepath.Join(elsewhere, "x")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(elsewhere, "x"), s.Dir); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// rewrite sets key in s's .session file.
+func rewrite(t *testing.T, s *Session, key, value string) {
+	t.Helper()
+	path := filepath.Join(s.Dir, ".session")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if strings.HasPrefix(l, key+"=") {
+			l = key + "=" + value
+		}
+		lines = append(lines, l)
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestResumeUndoesAHalfWayFailure(t *testing.T) {
+	tests := []struct {
+		fail func(root string, args []string) ([]byte, error) // answers new-session, or nil
+		step string
+		why  string
+	}{
+		{func(string, []string) ([]byte, error) {
+			return []byte("%1\n%2\n"), &tmux.Error{ExitCode: 1, Stderr: "create pane failed: no space for new pane"}
+		}, "start tmux session", "tmux built part of the layout"},
+		{func(root string, _ []string) ([]byte, error) {
+			// The index turns into a link while tmux works.
+			index := filepath.Join(root, "sessions", indexName)
+			os.Remove(index)
+			os.Symlink("/dev/null", index)
+			return nil, nil
+		}, "register session", "the registry cannot be written once the agents run"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.why, func(t *testing.T) {
+			root, s, f, rec := stoppedSession(t, false)
+			inner := rec.Respond
+			rec.Respond = func(args []string) ([]byte, error) {
+				out, err := inner(args) // the session exists, as tmux would have it
+				if args[0] == "new-session" {
+					if out, err := tt.fail(root, args); err != nil {
+						return out, err
+					}
+				}
+				return out, err
+			}
+			_, err := Resume(context.Background(), resumeOptions(root, s, rec))
+			var step *StepError
+			if !errors.As(err, &step) || step.Step != tt.step {
+				t.Fatalf("err = %v, want a failure of step %q", err, tt.step)
+			}
+			if f.Has(s.TmuxName) {
+				t.Error("the half-started tmux session is left running")
+			}
+			loaded, err := Load(root, s.ID)
+			if err != nil || loaded.Status != "stopped" {
+				t.Errorf(".session after the failure: %+v, %v; want stopped", loaded, err)
+			}
+			if data, _ := os.ReadFile(filepath.Join(s.Dir, "metadata.json")); !strings.Contains(string(data), `"status": "stopped"`) {
+				t.Errorf("metadata.json after the failure: %s", data)
+			}
+			if _, err := os.Lstat(filepath.Join(s.Dir, markerName)); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("the marker is left: %v", err)
+			}
+		})
+	}
+}
+
+// TestResumeAfterTmuxWentAway: a session whose tmux server died (its
+// files still say active) is listed stopped, and can be resumed.
+func TestResumeAfterTmuxWentAway(t *testing.T) {
+	root, s, f, rec := stoppedSession(t, true)
+	f.Respond([]string{"kill-session", "-t", "=" + s.TmuxName})
+	if _, err := Resume(context.Background(), resumeOptions(root, s, rec)); err != nil || !f.Has(s.TmuxName) {
+		t.Errorf("resume: %v, running %v", err, f.Has(s.TmuxName))
+	}
+}
+
+// TestOnlyOneOfTwoResumesGoesOn holds the first resume inside tmux while
+// the second one starts: the second is refused, the first goes on.
+func TestOnlyOneOfTwoResumesGoesOn(t *testing.T) {
+	root, s, f, rec := stoppedSession(t, false)
+	inner := rec.Respond
+	inTmux, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	rec.Respond = func(args []string) ([]byte, error) {
+		if args[0] == "new-session" {
+			once.Do(func() { close(inTmux); <-release })
+		}
+		return inner(args)
+	}
+	ctx := context.Background()
+	first := make(chan error)
+	go func() {
+		_, err := Resume(ctx, resumeOptions(root, s, rec))
+		first <- err
+	}()
+	<-inTmux
+	_, err := Resume(ctx, resumeOptions(root, s, rec))
+	if !errors.Is(err, ErrBusy) {
+		t.Errorf("second resume while the first runs: %v, want ErrBusy", err)
+	}
+	close(release)
+	if err := <-first; err != nil {
+		t.Fatalf("first resume: %v", err)
+	}
+	if _, err := Resume(ctx, resumeOptions(root, s, rec)); !errors.Is(err, ErrRunning) {
+		t.Errorf("resume once resumed: %v, want ErrRunning", err)
+	}
+	if n := len(newSessions(rec)); n != 2 || !f.Has(s.TmuxName) {
+		t.Errorf("%d new-session calls (create, first resume), running %v", n, f.Has(s.TmuxName))
+	}
+}
+
+// TestResumeLeavesATmuxSessionMadeMeanwhile: a tmux session of the name
+// made after the check, before the agents start, is not killed.
+func TestResumeLeavesATmuxSessionMadeMeanwhile(t *testing.T) {
+	root, s, f, rec := stoppedSession(t, false)
+	inner := rec.Respond
+	rec.Respond = func(args []string) ([]byte, error) {
+		out, err := inner(args)
+		if args[0] == "has-session" {
+			f.Add(s.TmuxName)
+		}
+		return out, err
+	}
+	// The state once the other tmux session is there.
+	f.Add(s.TmuxName)
+	before := state(t, root, f)
+	f.Respond([]string{"kill-session", "-t", "=" + s.TmuxName})
+	calls := len(rec.Calls())
+
+	_, err := Resume(context.Background(), resumeOptions(root, s, rec))
+	if !errors.Is(err, ErrNameTaken) {
+		t.Errorf("err = %v, want ErrNameTaken", err)
+	}
+	if after := state(t, root, f); !slices.Equal(before, after) {
+		t.Errorf("changed:\nbefore %q\nafter  %q", before, after)
+	}
+	for _, c := range rec.Calls()[calls:] {
+		if c[0] == "kill-session" {
+			t.Errorf("killed: %q", c)
+		}
+	}
+}
