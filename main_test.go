@@ -91,7 +91,7 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"send", "00", "hi", "-e"}, "", "mas: no mas session is running (start one with: mas start)\n", 1, "flags after positionals are parsed"},
 		{[]string{"send", "00", "-e"}, "", "mas: no mas session is running (start one with: mas start)\n", 1, "the message may look like a flag (golden c2/09)"},
 		{[]string{"send", "00", "hi", "-x"}, "", "mas: send: unknown flag -x\n", 2, ""},
-		{[]string{"session"}, "", "mas: session: missing subcommand (create, list, show, stop, prune, attach)\n", 2, ""},
+		{[]string{"session"}, "", "mas: session: missing subcommand (create, list, show, stop, resume, rm, prune, attach)\n", 2, ""},
 		{[]string{"session", "bogus"}, "", "mas: session: unknown command: bogus\n", 2, ""},
 		{[]string{"session", "show"}, "", "mas: session show: missing <id>\n", 2, ""},
 		{[]string{"session", "attach", "abc", "-w", "design"}, "", "mas: session attach: malformed session id \"abc\": give the session's UUID, its first 8 characters or mas-xxxxxxxx\n", 2, "flags after the id are parsed; the id is checked"},

@@ -218,6 +218,21 @@ end_agent() {
 # shellcheck source=bats/ports.bash
 source "${BASH_SOURCE[0]%/*}/ports.bash"
 
+# hold_flock FILE holds an exclusive flock on FILE (made when missing, its
+# content kept) in a background process, as another mas at work would,
+# until it is killed or the test ends; its pid is in HOLDER and recorded
+# for teardown.
+hold_flock() {
+	(exec 9>>"$1" && flock 9 && exec sleep 60) 3>&- &
+	HOLDER=$!
+	echo "$HOLDER" >>"$BATS_TEST_TMPDIR/node.pids"
+	for _ in $(seq 100); do
+		flock -n "$1" true || return 0
+		sleep 0.02
+	done
+	fail "the lock on $1 was not taken"
+}
+
 # use_idle_agent makes the agent of every pane a process that only sleeps,
 # run by /bin/sh: for tests about files and tmux, not about agents.
 use_idle_agent() {

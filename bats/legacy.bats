@@ -278,3 +278,53 @@ agent_cwd() {
 	assert_success
 	assert_line --index 0 "Session: mas-tmux"
 }
+
+@test "with MAS_PANE_LOGS=1 a legacy session appends each pane's output to logs/agent-NN.log" {
+	skip_if_original "the original has no pane logs"
+	use_idle_agent
+	export MAS_PANE_LOGS=1
+	local round
+	for round in first second; do
+		run --separate-stderr mas start --no-attach
+		assert_success
+		run --separate-stderr mas send 13 "pane-log-$round"
+		assert_success
+		for _ in $(seq 100); do
+			grep -q "pane-log-$round" "$WORK/logs/agent-13.log" 2>/dev/null && break
+			sleep 0.05
+		done
+		run --separate-stderr mas stop --force
+		assert_success
+	done
+	# Appended: the first session's text is still there, before the second's.
+	run grep -oE 'pane-log-(first|second)' "$WORK/logs/agent-13.log"
+	assert_output "$(printf 'pane-log-first\npane-log-second')"
+	run grep -c pane-log "$WORK/logs/agent-12.log"
+	assert_output 0
+	[ "$(stat -c %a "$WORK/logs")" = 700 ]
+	[ "$(find "$WORK/logs" -type f | wc -l)" = 13 ]
+}
+
+# bats test_tags=original
+@test "without MAS_PANE_LOGS a legacy start makes no logs directory and pipes no pane" {
+	run --separate-stderr mas start --no-attach
+	assert_success
+	wait_agents
+	assert_dir_not_exists "$WORK/logs"
+	[ "$(tmux list-panes -s -t =mas-tmux -F '#{pane_pipe}' | sort -u)" = 0 ]
+}
+
+@test "MAS_PANE_LOGS=1 refuses a logs directory that is a link, and starts nothing" {
+	skip_if_original "the original has no pane logs"
+	use_idle_agent
+	mkdir "$BATS_TEST_TMPDIR/elsewhere"
+	ln -s "$BATS_TEST_TMPDIR/elsewhere" "$WORK/logs"
+	MAS_PANE_LOGS=1 run --separate-stderr mas start --no-attach
+	assert_failure 1
+	assert_equal "$stderr" "mas: cannot start session: pane logs: $WORK/logs: is a symbolic link"
+	run tmux has-session -t =mas-tmux
+	assert_failure
+	assert_file_not_exists "$WORK/.mas_session"
+	assert_dir_not_exists "$WORK/unit"
+	[ -z "$(ls -A "$BATS_TEST_TMPDIR/elsewhere")" ]
+}

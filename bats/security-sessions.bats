@@ -36,13 +36,7 @@ new_session() {
 hold_lock() {
 	mkdir -p "$ROOT/sessions"
 	printf '%s\n' "${1:-}" >"$ROOT/sessions/.lock"
-	(exec 9>>"$ROOT/sessions/.lock" && flock 9 && exec sleep 60) 3>&- &
-	echo $! >>"$BATS_TEST_TMPDIR/holder.pids"
-	for _ in $(seq 100); do
-		flock -n "$ROOT/sessions/.lock" true || return 0
-		sleep 0.02
-	done
-	fail "the lock was not taken"
+	hold_flock "$ROOT/sessions/.lock"
 }
 
 # nothing_created fails when a session directory or a tmux session exists.

@@ -2,6 +2,7 @@ package isolated
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -18,18 +19,44 @@ type Listed struct {
 }
 
 // List returns every session under root, sorted by id, with one tmux call
-// for all of them. tmuxErr reports a tmux that could not be asked; the
-// statuses are then the recorded ones.
+// for all of them, then the root's orphans (see Orphans), sorted by name,
+// with one more when a tmux session could be one. tmuxErr reports a tmux
+// that could not be asked; the statuses are then the recorded ones.
 func List(ctx context.Context, c tmux.Client, root string) (sessions []Listed, tmuxErr, err error) {
 	ids, err := IDs(root)
 	if err != nil {
 		return nil, nil, err
 	}
-	names, tmuxErr := layout.Sessions(ctx, c)
+	running, tmuxErr := layout.ListSessions(ctx, c)
+	var names map[string]bool
+	if tmuxErr == nil {
+		names = map[string]bool{}
+		for _, s := range running {
+			names[s.Name] = true
+		}
+	}
 	for _, id := range ids {
 		sessions = append(sessions, describe(root, id, names))
 	}
-	return sessions, tmuxErr, nil
+	if tmuxErr != nil {
+		return sessions, tmuxErr, nil
+	}
+	orphans, err := Orphans(ctx, c, root, running)
+	if err != nil {
+		return sessions, fmt.Errorf("orphaned tmux sessions not looked for: %w", err), nil
+	}
+	for _, o := range orphans {
+		sessions = append(sessions, o.listed(root))
+	}
+	return sessions, nil, nil
+}
+
+// listed is an orphan as session list shows it: by its tmux name, which
+// is what session stop takes for it, with status "orphan" and no
+// workspace.
+func (o Orphan) listed(root string) Listed {
+	return Listed{Session: Session{ID: o.Name, TmuxName: o.Name, Status: "orphan", CreatedAt: timestamp(o.Created),
+		Root: root, Mode: "isolated"}}
 }
 
 // Describe is List for one session, with one tmux call.

@@ -306,6 +306,16 @@ func TestResumeUndoesAHalfWayFailure(t *testing.T) {
 	}
 }
 
+// TestResumeAfterTmuxWentAway: a session whose tmux server died (its
+// files still say active) is listed stopped, and can be resumed.
+func TestResumeAfterTmuxWentAway(t *testing.T) {
+	root, s, f, rec := stoppedSession(t, true)
+	f.Respond([]string{"kill-session", "-t", "=" + s.TmuxName})
+	if _, err := Resume(context.Background(), resumeOptions(root, s, rec)); err != nil || !f.Has(s.TmuxName) {
+		t.Errorf("resume: %v, running %v", err, f.Has(s.TmuxName))
+	}
+}
+
 // TestOnlyOneOfTwoResumesGoesOn holds the first resume inside tmux while
 // the second one starts: the second is refused, the first goes on.
 func TestOnlyOneOfTwoResumesGoesOn(t *testing.T) {

@@ -25,6 +25,7 @@ type CreateOptions struct {
 	Root     string // the project directory: unit/, workflows/ and .mas_session live here
 	Project  string // PROJECT_NAME, or "" for mas-tmux
 	SkipInit bool   // do not fill a missing unit directory from the templates
+	PaneLogs bool   // append each pane's output to LogDir(Root)/agent-NN.log
 	Command  string // agent command
 	Shell    string // the user's shell
 	Tmux     tmux.Client
@@ -79,15 +80,26 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 	if running {
 		return s, ErrRunning
 	}
+	logDir, madeLogs := "", false
+	if o.PaneLogs {
+		if logDir, madeLogs, err = paneLogs(s.Root); err != nil {
+			return nil, err
+		}
+	}
 	if err := prepareUnits(s, o); err != nil {
+		removePaneLogs(logDir, madeLogs)
 		return nil, err
 	}
 	if o.Progress != nil {
 		fmt.Fprintf(o.Progress, "[INFO] Starting 13 agents in tmux session %s\n", s.Name)
 	}
 	if err := layout.Create(ctx, o.Tmux, layout.Spec{
-		Name: s.Name, Dir: s.Root, UnitDir: s.UnitDir, Env: envfile.Environ(s.Environment()), Command: o.Command, Shell: o.Shell,
+		Name: s.Name, Dir: s.Root, UnitDir: s.UnitDir, LogDir: logDir, Env: envfile.Environ(s.Environment()),
+		Command: o.Command, Shell: o.Shell,
 	}); err != nil {
+		if !errors.Is(err, layout.ErrDuplicate) { // else the session started meanwhile may log there
+			removePaneLogs(logDir, madeLogs)
+		}
 		return nil, fmt.Errorf("start tmux session: %w", err)
 	}
 	if err := envfile.Write(SessionFile(s.Root), []envfile.Var{
@@ -98,6 +110,7 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 		{Key: "WORKFLOWS_DIR", Value: s.WorkflowsDir},
 	}, sessionKeys); err != nil {
 		layout.Kill(context.WithoutCancel(ctx), o.Tmux, s.Name)
+		removePaneLogs(logDir, madeLogs)
 		return nil, fmt.Errorf("write .mas_session: %w", err)
 	}
 	return s, nil

@@ -7,10 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"mas/internal/faketmux"
+	"mas/tmux"
 )
 
 // TestCreateStop starts and stops a project's session on an in-memory tmux
@@ -87,5 +89,111 @@ func TestCreateUnits(t *testing.T) {
 	}
 	if err := Init(t.TempDir(), " "); !errors.Is(err, ErrNoName) {
 		t.Errorf("Init with a blank name: %v", err)
+	}
+}
+
+// TestPaneLogs: with PaneLogs each pane appends to root/logs/agent-NN.log,
+// the directory made 0700 when missing and kept as it is when there;
+// without, no directory is made and no pane is piped. A directory or a log
+// that is a link, or a log that is a FIFO, is refused before anything
+// starts; a start that fails removes the directory it made.
+func TestPaneLogs(t *testing.T) {
+	ctx := context.Background()
+	start := func(root string, logs bool) (*faketmux.Server, []string, error) {
+		f, rec := faketmux.New()
+		_, err := Create(ctx, CreateOptions{Root: root, Command: "agent", Shell: "/bin/sh", Tmux: rec, PaneLogs: logs})
+		var pipes []string
+		for _, c := range rec.Calls() {
+			for i, a := range c {
+				if a == "pipe-pane" {
+					pipes = append(pipes, c[i+4])
+				}
+			}
+		}
+		return f, pipes, err
+	}
+
+	root := t.TempDir()
+	_, pipes, err := start(root, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pipes) != 13 || pipes[12] != "exec cat >> "+filepath.Join(root, "logs", "agent-33.log") {
+		t.Errorf("pipe-pane commands %q, want 13 appending to %s/logs/agent-NN.log", pipes, root)
+	}
+	if fi, err := os.Lstat(filepath.Join(root, "logs")); err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
+		t.Errorf("logs directory: %v, %v; want a directory, mode 0700", fi, err)
+	}
+
+	root = t.TempDir()
+	if _, pipes, err := start(root, false); err != nil || len(pipes) != 0 {
+		t.Errorf("without pane logs: %q, %v; want no pipe", pipes, err)
+	}
+	if _, err := os.Lstat(filepath.Join(root, "logs")); !os.IsNotExist(err) {
+		t.Errorf("without pane logs a logs directory was made: %v", err)
+	}
+
+	root = t.TempDir()
+	os.Mkdir(filepath.Join(root, "logs"), 0o755)
+	os.WriteFile(filepath.Join(root, "logs", "agent-00.log"), []byte("before\n"), 0o644)
+	if _, _, err := start(root, true); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(filepath.Join(root, "logs")); fi.Mode().Perm() != 0o755 {
+		t.Errorf("a logs directory that was there changed mode: %v", fi.Mode())
+	}
+
+	elsewhere := t.TempDir()
+	for _, tt := range []struct {
+		why  string
+		make func(root string) error
+	}{
+		{"logs is a link", func(root string) error { return os.Symlink(elsewhere, filepath.Join(root, "logs")) }},
+		{"logs is a file", func(root string) error { return os.WriteFile(filepath.Join(root, "logs"), nil, 0o644) }},
+		{"an agent's log is a link", func(root string) error {
+			os.Mkdir(filepath.Join(root, "logs"), 0o700)
+			return os.Symlink(filepath.Join(elsewhere, "x"), filepath.Join(root, "logs", "agent-21.log"))
+		}},
+		{"an agent's log is a FIFO", func(root string) error {
+			os.Mkdir(filepath.Join(root, "logs"), 0o700)
+			return syscall.Mkfifo(filepath.Join(root, "logs", "agent-21.log"), 0o600)
+		}},
+	} {
+		root := t.TempDir()
+		if err := tt.make(root); err != nil {
+			t.Fatal(err)
+		}
+		f, pipes, err := start(root, true)
+		if err == nil || !strings.HasPrefix(err.Error(), "pane logs: ") || f.Has("mas-tmux") || len(pipes) != 0 {
+			t.Errorf("%s: %v, running %v; want refused before tmux", tt.why, err, f.Has("mas-tmux"))
+		}
+		if _, err := os.Lstat(SessionFile(root)); !os.IsNotExist(err) {
+			t.Errorf("%s: .mas_session written", tt.why)
+		}
+	}
+	if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {
+		t.Errorf("written through a link: %v", entries)
+	}
+
+	root = t.TempDir()
+	f, _ := faketmux.New()
+	failing := &tmux.Recorder{Respond: func(args []string) ([]byte, error) {
+		if args[0] == "new-session" {
+			return nil, &tmux.Error{Args: args, ExitCode: 1, Stderr: "server exploded"}
+		}
+		return f.Respond(args)
+	}}
+	if _, err := Create(ctx, CreateOptions{Root: root, Command: "agent", Shell: "/bin/sh", Tmux: failing, PaneLogs: true}); err == nil {
+		t.Fatal("a failing tmux started a session")
+	}
+	if _, err := os.Lstat(filepath.Join(root, "logs")); !os.IsNotExist(err) {
+		t.Errorf("a failed start left its logs directory: %v", err)
+	}
+	root = t.TempDir()
+	if _, err := Create(ctx, CreateOptions{Root: root, SkipInit: true, Tmux: failing, PaneLogs: true}); err == nil {
+		t.Fatal("--skip-init without units started a session")
+	}
+	if _, err := os.Lstat(filepath.Join(root, "logs")); !os.IsNotExist(err) {
+		t.Errorf("a start refused for its units left its logs directory: %v", err)
 	}
 }

@@ -1,8 +1,8 @@
 // Package app holds the verbs that the command line and the HTTP API share:
-// select a session, start one in either mode, describe, send to and stop
-// it, send a config's prompts once the agents are ready, and run the root's
-// background HTTP server. Everything it reads from the outside world (tmux,
-// clock, environment, progress output) is passed in.
+// select a session, start one in either mode, describe, send to, stop,
+// resume and remove it, send a config's prompts once the agents are ready,
+// and run the root's background HTTP server. Everything it reads from the
+// outside world (tmux, clock, environment, progress output) is passed in.
 package app
 
 import (

@@ -67,13 +67,19 @@ func (b Backend) Sessions(ctx context.Context) ([]api.Session, error) {
 // find resolves an id argument of the API.
 func (b Backend) find(ref string) (string, string, error) {
 	root, id, err := b.a.Find(ref, "")
+	return root, id, asAPIError(err)
+}
+
+// asAPIError gives an unknown or malformed session its status, keeping the
+// error it was made from.
+func asAPIError(err error) error {
 	switch {
 	case errors.Is(err, isolated.ErrMalformedID):
-		return "", "", fmt.Errorf("%w: %v", api.ErrInvalid, err)
+		return fmt.Errorf("%w: %w", api.ErrInvalid, err)
 	case errors.Is(err, isolated.ErrNoSession):
-		return "", "", fmt.Errorf("%w: %v", api.ErrNotFound, err)
+		return fmt.Errorf("%w: %w", api.ErrNotFound, err)
 	}
-	return root, id, err
+	return err
 }
 
 func (b Backend) Session(ctx context.Context, ref string) (*api.Session, error) {
@@ -89,8 +95,17 @@ func (b Backend) Session(ctx context.Context, ref string) (*api.Session, error) 
 	return &s, nil
 }
 
+// Stop stops a session of the root, or ends an orphan of it (by its tmux
+// name, as GET /sessions lists it).
 func (b Backend) Stop(ctx context.Context, ref string) (*api.Session, error) {
 	root, id, err := b.find(ref)
+	if OrphanRef(ref, err) {
+		o, err := b.a.StopOrphan(ctx, ref)
+		if err != nil {
+			return nil, asAPIError(err)
+		}
+		return &api.Session{SessionID: o.Name, TmuxSession: o.Name, Status: "stopped"}, nil
+	}
 	if err != nil {
 		return nil, err
 	}

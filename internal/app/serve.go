@@ -106,6 +106,7 @@ func (a *App) Serve(ctx context.Context, addr string) error {
 		}
 	}
 	fmt.Fprintf(a.Progress, "[INFO] MAS API listening on http://%s (root %s)\n", ln.Addr(), a.Root())
+	a.LogOrphans(ctx)
 	// Host headers must name the listening port, or the configured host
 	// (which an inherited listener does not know). With a token, New
 	// prints the page's login URL. Each request gets a line on stderr:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +18,7 @@ import (
 // main.go would print. Bats runs the same against a real tmux.
 func TestCommands(t *testing.T) {
 	tests := []struct {
-		setup  string // "running": mas-a runs; "project": a MAS project; "isolated": one isolated session
+		setup  string // "running": mas-a runs; "project": a MAS project; "isolated": one isolated session; "orphan": one whose directory is gone; "foreign": another root's session
 		args   []string
 		stdin  string // typed on a terminal when set
 		stdout string // "~x": contains x
@@ -64,6 +65,12 @@ func TestCommands(t *testing.T) {
 		{"isolated", []string{"session", "attach", "{id}"}, "", "", "", "not a terminal: attach from one with: tmux attach -t mas-"},
 		{"isolated", []string{"session", "stop", "{id}"}, "", "", "~; its files stay in ", ""},
 		{"isolated", []string{"session", "prune"}, "", "", "[INFO] Removed 0 half-made session(s)\n", ""},
+		{"orphan", []string{"session", "list"}, "", "~\n{name}  {name}  orphan  2023-11-14T22:13:20Z  -\n", "", ""},
+		{"orphan", []string{"session", "list", "--json"}, "", "~\"sessionId\": \"{name}\",\n      \"tmuxSession\": \"{name}\",\n      \"status\": \"orphan\",", "", ""},
+		{"orphan", []string{"session", "stop", "{name}"}, "", "", "[INFO] Stopped orphaned tmux session {name} (of session {id}, whose directory is gone)\n", ""},
+		{"orphan", []string{"session", "stop", "{id}"}, "", "", "", "no such session {id} under "},
+		{"foreign", []string{"session", "list"}, "", "SESSION ID  TMUX  STATUS  CREATED  WORKSPACE\n", "", ""},
+		{"foreign", []string{"session", "stop", "mas-abcdef12"}, "", "", "", "no such session mas-abcdef12 under {root}/sessions, nor an orphaned tmux session of this root by that name (the root, from MAS_ROOT)"},
 		{"isolated", []string{"env", "{id}"}, "", "~export MAS_SESSION_ID={id}\n", "", ""},
 		{"isolated", []string{"env", "{id}", "--shell", "fish"}, "", "~set -gx MAS_SESSION_ID '{id}'\n", "", ""},
 		{"isolated", []string{"env", "{id}", "--unset"}, "", "unset MAS_SESSION_DIR MAS_SESSION_ID MAS_SESSION_MODE MAS_WORKSPACE_ROOT SESSION_DIR SESSION_NAME UNIT_DIR WORKFLOWS_DIR\n", "", ""},
@@ -97,23 +104,34 @@ func TestCommands(t *testing.T) {
 			if err := verbs.Init("demo"); err != nil {
 				t.Fatal(err)
 			}
-		case "isolated":
+		case "isolated", "orphan":
 			s, err := verbs.Start(context.Background(), app.Launch{Mode: app.Isolated})
 			if err != nil {
 				t.Fatal(err)
 			}
 			id = s.ID
 			stderr.Reset()
+			if tt.setup == "orphan" {
+				os.RemoveAll(s.Dir)
+			}
+		case "foreign":
+			f.AddEnv("mas-abcdef12", "MAS_WORKSPACE_ROOT="+t.TempDir(), "MAS_SESSION_MODE=isolated",
+				"MAS_SESSION_ID=abcdef12-0000-4000-8000-000000000000")
 		}
+		tmuxName := ""
+		if id != "" {
+			tmuxName = "mas-" + id[:8]
+		}
+		expand := strings.NewReplacer("{id}", id, "{name}", tmuxName, "{root}", root).Replace
 		args := []string{"mas"}
 		for _, a := range tt.args {
-			args = append(args, strings.ReplaceAll(a, "{id}", id))
+			args = append(args, expand(a))
 		}
 		e := Env{Args: args, Getenv: verbs.Getenv, Stdin: strings.NewReader(tt.stdin), Stdout: &stdout, Stderr: &stderr,
 			Cwd: root, StdinTTY: tt.stdin != "", Version: "test"}
 		err := newApp(e, verbs).run(context.Background(), args[1:])
 		check := func(what, got, want string) {
-			want = strings.ReplaceAll(want, "{id}", id)
+			want = expand(want)
 			if c, ok := strings.CutPrefix(want, "~"); ok && !strings.Contains(got, c) || !ok && got != want {
 				t.Errorf("%s: %s = %q, want %q", name, what, got, want)
 			}
@@ -124,7 +142,7 @@ func TestCommands(t *testing.T) {
 		switch msg, isUsage := strings.CutPrefix(tt.err, "usage: "); {
 		case tt.err == "" && err != nil:
 			t.Errorf("%s: error %v", name, err)
-		case tt.err != "" && (err == nil || !strings.HasPrefix(err.Error(), msg)):
+		case tt.err != "" && (err == nil || !strings.HasPrefix(err.Error(), expand(msg))):
 			t.Errorf("%s: error %v, want %q", name, err, msg)
 		case tt.err != "" && isUsage != errors.As(err, &usage):
 			t.Errorf("%s: error %v: usage error %v, want %v", name, err, !isUsage, isUsage)

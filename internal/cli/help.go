@@ -82,7 +82,8 @@ Environment:
   MAS_AGENT_COMMAND   program run in each pane (default clauded)
   MAS_TMUX_SOCKET     use a private tmux server (tmux -L)
   MAS_DEBUG=1         trace every tmux call on stderr
-  MAS_PANE_LOGS=1     new isolated sessions log each pane to logs/agent-NN.log
+  MAS_PANE_LOGS=1     new sessions log each pane to logs/agent-NN.log: isolated
+                      in the session's directory, legacy in the root
   MAS_READY_TIMEOUT   seconds start --config waits for the agents (default 60)
   MAS_HTTP=off        start and session create launch no HTTP server
   MAS_HTTP_HOST       host of the HTTP server (default 127.0.0.1)

@@ -31,7 +31,7 @@ func (a *App) sessionList(ctx context.Context, cc *ucli.Context) error {
 		return err
 	}
 	if tmuxErr != nil {
-		fmt.Fprintf(a.e.Stderr, "mas: warning: statuses not checked against tmux: %v\n", tmuxErr)
+		fmt.Fprintf(a.e.Stderr, "mas: warning: sessions not checked against tmux: %v\n", tmuxErr)
 	}
 	if cc.Bool("json") {
 		out := struct {
@@ -51,7 +51,11 @@ func (a *App) sessionList(ctx context.Context, cc *ucli.Context) error {
 		if l.Error != "" {
 			status += " (" + l.Error + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", l.ID, l.TmuxName, status, l.CreatedAt, l.Dir)
+		dir := l.Dir
+		if dir == "" {
+			dir = "-" // an orphan has none
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", l.ID, l.TmuxName, status, l.CreatedAt, dir)
 	}
 	tw.Flush()
 	_, err = fmt.Fprint(a.e.Stdout, b.String())
@@ -98,6 +102,10 @@ func (a *App) sessionShow(ctx context.Context, cc *ucli.Context) error {
 
 func (a *App) sessionStop(ctx context.Context, cc *ucli.Context) error {
 	root, id, err := a.findSession(cc)
+	if ref := cc.Args().First(); app.OrphanRef(ref, err) {
+		_, err := a.app.StopOrphan(ctx, ref)
+		return err
+	}
 	if err != nil {
 		return err
 	}

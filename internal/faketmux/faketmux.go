@@ -15,7 +15,7 @@ import (
 
 // New returns an empty server and a Recorder it answers.
 func New() (*Server, *tmux.Recorder) {
-	f := &Server{idle: map[string]bool{}, screens: map[string][]string{}, gone: map[string]bool{}}
+	f := &Server{idle: map[string]bool{}, screens: map[string][]string{}, gone: map[string]bool{}, ids: map[string]int{}, env: map[string][]string{}}
 	return f, &tmux.Recorder{Respond: f.Respond}
 }
 
@@ -33,7 +33,10 @@ type Server struct {
 	mu       sync.Mutex
 	sessions []string            // in creation order
 	idle     map[string]bool     // sessions whose agents have not started
+	ids      map[string]int      // session ids ($N), never reused
+	env      map[string][]string // session environments, KEY=VALUE
 	next     int                 // last pane number handed out
+	nextID   int                 // next session id
 	screens  map[string][]string // "session agent": the text of the agent's pane
 	gone     map[string]bool     // "session agent": the agent's pane was closed
 }
@@ -60,7 +63,34 @@ func paneID(i int, agent string) string { return fmt.Sprintf("%%%d%s", i, agent)
 func (f *Server) Add(names ...string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.sessions = append(f.sessions, names...)
+	for _, n := range names {
+		f.add(n, nil)
+	}
+}
+
+// AddEnv starts a session whose environment is env, KEY=VALUE as
+// new-session -e takes it.
+func (f *Server) AddEnv(name string, env ...string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.add(name, env)
+}
+
+func (f *Server) add(name string, env []string) {
+	f.sessions = append(f.sessions, name)
+	f.ids[name] = f.nextID
+	f.nextID++
+	f.env[name] = env
+}
+
+// find returns the session a target names: =name or $N.
+func (f *Server) find(target string) (string, bool) {
+	for _, s := range f.sessions {
+		if target == "="+s || target == fmt.Sprintf("$%d", f.ids[s]) {
+			return s, true
+		}
+	}
+	return "", false
 }
 
 // Has tells whether a session runs.
@@ -79,6 +109,8 @@ func (f *Server) Respond(args []string) ([]byte, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	switch args[0] {
+	case "show-environment", "display-message":
+		return f.showEnvironments(args)
 	case "-V":
 		return []byte("tmux 3.4\n"), nil
 	case "list-panes":
@@ -97,7 +129,7 @@ func (f *Server) Respond(args []string) ([]byte, error) {
 				}
 				wi := slices.IndexFunc(roster.Windows(), func(w roster.Window) bool { return w.Name == ag.Window })
 				fmt.Fprintf(&b, "$%d\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t0\t1700000000\t0\t/w\n",
-					i, s, ag.Window, wi, ag.Pane, paneID(i, ag.ID), ag.ID, command)
+					f.ids[s], s, ag.Window, wi, ag.Pane, paneID(i, ag.ID), ag.ID, command)
 			}
 		}
 		return []byte(b.String()), nil
@@ -105,7 +137,16 @@ func (f *Server) Respond(args []string) ([]byte, error) {
 		if len(f.sessions) == 0 {
 			return nil, missing(args, "no server running on /tmp/x")
 		}
-		return []byte(strings.Join(f.sessions, "\n") + "\n"), nil
+		format := "#{session_name}"
+		if i := slices.Index(args, "-F"); i >= 0 {
+			format = args[i+1]
+		}
+		var b strings.Builder
+		for _, s := range f.sessions {
+			b.WriteString(strings.NewReplacer("#{session_name}", s, "#{session_id}", fmt.Sprintf("$%d", f.ids[s]),
+				"#{session_created}", "1700000000").Replace(format) + "\n")
+		}
+		return []byte(b.String()), nil
 	case "if-shell":
 		return f.capture(args)
 	case "has-session":
@@ -114,18 +155,26 @@ func (f *Server) Respond(args []string) ([]byte, error) {
 		}
 		return nil, missing(args, "can't find session: "+args[2])
 	case "kill-session":
-		name := strings.TrimPrefix(args[2], "=")
-		if i := slices.Index(f.sessions, name); i >= 0 {
-			f.sessions = slices.Delete(f.sessions, i, i+1)
+		if name, ok := f.find(args[2]); ok {
+			f.sessions = slices.DeleteFunc(f.sessions, func(s string) bool { return s == name })
 			return nil, nil
 		}
-		return nil, missing(args, "can't find session: "+name)
+		return nil, missing(args, "can't find session: "+strings.TrimPrefix(args[2], "="))
 	case "new-session":
 		name := args[slices.Index(args, "-s")+1]
 		if slices.Contains(f.sessions, name) {
 			return nil, missing(args, "duplicate session: "+name)
 		}
-		f.sessions = append(f.sessions, name)
+		var env []string
+		for i, a := range args {
+			if a == "--" || a == ";" {
+				break
+			}
+			if a == "-e" {
+				env = append(env, args[i+1])
+			}
+		}
+		f.add(name, env)
 		var b strings.Builder
 		for range roster.All() {
 			f.next++
@@ -183,4 +232,29 @@ func (f *Server) screen(id string) ([]string, bool) {
 		}
 	}
 	return nil, false
+}
+
+// showEnvironments answers a batch of show-environment -t TARGET and
+// display-message -p TEXT commands, stopping at a session that is not
+// there, as tmux does.
+func (f *Server) showEnvironments(args []string) ([]byte, error) {
+	var b strings.Builder
+	for cmd := range strings.SplitSeq(strings.Join(args, "\x00"), "\x00;\x00") {
+		c := strings.Split(cmd, "\x00")
+		switch {
+		case c[0] == "display-message" && len(c) == 3 && c[1] == "-p":
+			b.WriteString(c[2] + "\n")
+		case c[0] == "show-environment" && len(c) == 3 && c[1] == "-t":
+			name, ok := f.find(c[2])
+			if !ok {
+				return []byte(b.String()), missing(args, "no such session: "+c[2])
+			}
+			for _, kv := range f.env[name] {
+				b.WriteString(kv + "\n")
+			}
+		default:
+			return []byte(b.String()), missing(args, "unknown command: "+c[0])
+		}
+	}
+	return []byte(b.String()), nil
 }

@@ -66,3 +66,35 @@ func TestServer(t *testing.T) {
 		t.Errorf("other commands: %q, %v", out, err)
 	}
 }
+
+// TestEnvironments: sessions keep the environment new-session -e gave
+// them, have ids that are never reused, and answer show-environment
+// batches as tmux does, stopping at a session that is not there.
+func TestEnvironments(t *testing.T) {
+	f, rec := New()
+	ctx := context.Background()
+	f.Add("plain")
+	if _, err := rec.Batch(ctx, nil, []string{"new-session", "-d", "-s", "mas-a", "-e", "K=v", "-e", "L=w", "--", "sh", "-e"}); err != nil {
+		t.Fatal(err)
+	}
+	f.AddEnv("mas-b", "M=x")
+	out, err := rec.Run(ctx, nil, "list-sessions", "-F", "#{session_id} #{session_created} #{session_name}")
+	if want := "$0 1700000000 plain\n$1 1700000000 mas-a\n$2 1700000000 mas-b\n"; string(out) != want || err != nil {
+		t.Errorf("list-sessions: %q, %v; want %q", out, err, want)
+	}
+	out, err = rec.Batch(ctx, nil, []string{"show-environment", "-t", "$1"}, []string{"display-message", "-p", "--"},
+		[]string{"show-environment", "-t", "=mas-b"}, []string{"display-message", "-p", "--"})
+	if want := "K=v\nL=w\n--\nM=x\n--\n"; string(out) != want || err != nil {
+		t.Errorf("show-environment: %q, %v; want %q", out, err, want)
+	}
+	if _, err := rec.Run(ctx, nil, "kill-session", "-t", "$1"); err != nil || f.Has("mas-a") {
+		t.Errorf("kill-session by id: %v", err)
+	}
+	f.Add("mas-a")
+	out, err = rec.Batch(ctx, nil, []string{"show-environment", "-t", "$0"}, []string{"display-message", "-p", "--"},
+		[]string{"show-environment", "-t", "$1"}, []string{"display-message", "-p", "--"})
+	var te *tmux.Error
+	if string(out) != "--\n" || !errors.As(err, &te) || te.Stderr != "no such session: $1" {
+		t.Errorf("show-environment of an ended session: %q, %v; ids must not be reused", out, err)
+	}
+}

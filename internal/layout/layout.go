@@ -189,7 +189,11 @@ func Create(ctx context.Context, c tmux.Client, s Spec) error {
 
 // Kill ends the session; a session that does not exist is not an error.
 func Kill(ctx context.Context, c tmux.Client, name string) error {
-	_, err := c.Run(ctx, nil, "kill-session", "-t", tmux.Session(name))
+	return kill(ctx, c, tmux.Session(name))
+}
+
+func kill(ctx context.Context, c tmux.Client, target string) error {
+	_, err := c.Run(ctx, nil, "kill-session", "-t", target)
 	if err != nil && isMissing(err) {
 		return nil
 	}

@@ -1,0 +1,127 @@
+#!/usr/bin/env bats
+# Orphans: a mas-<8 hex> tmux session of this root whose session directory
+# is gone is listed "orphan" and can be stopped; nothing else on the same
+# tmux server ever is.
+
+load helpers
+
+setup() {
+	common_setup
+	skip_if_original "the original does not detect orphans"
+	use_idle_agent
+	export ROOT="$BATS_TEST_TMPDIR/root"
+	export MAS_ROOT="$ROOT"
+}
+
+# orphan_of ROOT creates a session under ROOT, removes its directory and
+# prints its tmux name.
+orphan_of() {
+	local id
+	id="$(MAS_ROOT="$1" "$MAS_BIN" session create --no-attach 2>/dev/null 3>&-)" || fail "session create under $1"
+	rm -rf "${1:?}/sessions/$id"
+	echo "mas-${id:0:8}"
+}
+
+# by_hand NAME VAR=VALUE... starts a tmux session with that environment.
+by_hand() {
+	local name="$1" args=() kv
+	shift
+	for kv in "$@"; do
+		args+=(-e "$kv")
+	done
+	tmux new-session -d -s "$name" "${args[@]}" sleep 3600
+}
+
+@test "a session whose directory was removed is listed orphan and session stop ends it" {
+	local name
+	name="$(orphan_of "$ROOT")"
+	run --separate-stderr mas session list
+	assert_success
+	assert_line --index 0 --regexp '^SESSION ID +TMUX +STATUS +CREATED +WORKSPACE$'
+	assert_line --index 1 --regexp "^$name +$name +orphan +[0-9T:-]+Z +-$"
+	run --separate-stderr mas session list --json
+	assert_success
+	[ "$(jq -r '.total' <<<"$output")" = 1 ]
+	[ "$(jq -r '.sessions[0] | [.sessionId, .tmuxSession, .status] | join(" ")' <<<"$output")" = "$name $name orphan" ]
+	run --separate-stderr mas session stop "$name"
+	assert_success
+	[[ "$stderr" == "[INFO] Stopped orphaned tmux session $name (of session ${name#mas-}"*", whose directory is gone)" ]] || fail "$stderr"
+	run tmux has-session -t "=$name"
+	assert_failure
+	run --separate-stderr mas session list --json
+	[ "$(jq -r '.total' <<<"$output")" = 0 ]
+	run --separate-stderr mas session stop "$name"
+	assert_failure 1
+	assert_equal "$stderr" "mas: no such session $name under $ROOT/sessions, nor an orphaned tmux session of this root by that name (the root, from MAS_ROOT)"
+}
+
+@test "other roots' sessions, legacy sessions and sessions made by hand are never listed nor stopped" {
+	local other foreign mine id=eeeeeeee-1111-4111-8111-111111111111
+	other="$BATS_TEST_TMPDIR/other"
+	foreign="$(orphan_of "$other")"
+	# The legacy session of a project named like an isolated session.
+	mkdir -p "$ROOT"
+	echo 'PROJECT_NAME=deadbeef' >"$ROOT/.masrc"
+	(cd "$ROOT" && MAS_SESSION_MODE=legacy "$MAS_BIN" start --no-attach >/dev/null 2>&1 3>&-) || fail "legacy start"
+	tmux has-session -t =mas-deadbeef
+	by_hand mas-aaaaaaa1
+	by_hand mas-aaaaaaa2 "MAS_WORKSPACE_ROOT=$ROOT" MAS_SESSION_MODE=legacy
+	by_hand mas-aaaaaaa3 "MAS_WORKSPACE_ROOT=$ROOT/sub" MAS_SESSION_MODE=isolated MAS_SESSION_ID=aaaaaaa3-1111-4111-8111-111111111111
+	by_hand mas-aaaaaaa4 "MAS_WORKSPACE_ROOT=$ROOT" MAS_SESSION_MODE=isolated MAS_SESSION_ID=bbbbbbbb-1111-4111-8111-111111111111
+	# The one orphan of this root, made by hand.
+	by_hand "mas-${id:0:8}" "MAS_WORKSPACE_ROOT=$ROOT" MAS_SESSION_MODE=isolated "MAS_SESSION_ID=$id"
+	mine="mas-${id:0:8}"
+	local before
+	before="$(tmux ls -F '#{session_name}' | sort)"
+
+	run --separate-stderr mas session list --json
+	assert_success
+	[ "$(jq -r '[.sessions[] | .sessionId + " " + .status] | join(",")' <<<"$output")" = "$mine orphan" ] || fail "$output"
+	MAS_ROOT="$other" run --separate-stderr mas session list
+	assert_output --regexp "^SESSION ID.*"$'\n'"$foreign +$foreign +orphan "
+	refute_output --partial "$mine"
+
+	local name
+	for name in "$foreign" mas-deadbeef mas-aaaaaaa1 mas-aaaaaaa2 mas-aaaaaaa3 mas-aaaaaaa4; do
+		run --separate-stderr mas session stop "$name"
+		assert_failure 1
+		assert_equal "$stderr" "mas: no such session $name under $ROOT/sessions, nor an orphaned tmux session of this root by that name (the root, from MAS_ROOT)"
+	done
+	[ "$(tmux ls -F '#{session_name}' | sort)" = "$before" ]
+	run --separate-stderr mas session stop "$mine"
+	assert_success
+	[ "$(tmux ls -F '#{session_name}' | sort)" = "$(grep -vx "$mine" <<<"$before")" ]
+}
+
+@test "session list reads the orphans' environments in one tmux call" {
+	orphan_of "$ROOT" >/dev/null
+	orphan_of "$ROOT" >/dev/null
+	by_hand mas-aaaaaaa1
+	log_tmux_calls
+	PATH="$TMUX_LOG_PATH:$PATH" run --separate-stderr mas session list --json
+	assert_success
+	[ "$(jq -r '[.sessions[].status] | join(" ")' <<<"$output")" = "orphan orphan" ]
+	[ "$(wc -l <"$TMUX_LOG")" = 2 ] || fail "$(cat "$TMUX_LOG")"
+	assert_file_contains "$TMUX_LOG" '^list-sessions '
+	[ "$(grep -o 'show-environment' "$TMUX_LOG" | wc -l)" = 3 ] || fail "$(cat "$TMUX_LOG")"
+}
+
+@test "serve logs each orphan of its root when it starts" {
+	local name
+	name="$(orphan_of "$ROOT")"
+	orphan_of "$BATS_TEST_TMPDIR/other" >/dev/null
+	start_serve "$ROOT"
+	for _ in $(seq 100); do
+		grep -q orphaned "$BATS_TEST_TMPDIR/serve.log" && break
+		sleep 0.05
+	done
+	run grep orphaned "$BATS_TEST_TMPDIR/serve.log"
+	assert_output --regexp "^mas: warning: orphaned tmux session $name: the directory of its session ${name#mas-}[0-9a-f-]+ is gone from $ROOT/sessions; end it with: mas session stop $name$"
+	# The API lists it, and stops it.
+	run curl -sS "$API/sessions"
+	[ "$(jq -r '.sessions[0] | .sessionId + " " + .status' <<<"$output")" = "$name orphan" ]
+	run curl -sS -X POST -H 'Content-Type: application/json' -d '{}' "$API/sessions/$name/stop"
+	[ "$(jq -r '.status' <<<"$output")" = stopped ] || fail "$output"
+	run tmux has-session -t "=$name"
+	assert_failure
+}

@@ -1,0 +1,121 @@
+package isolated
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"mas/internal/layout"
+	"mas/tmux"
+)
+
+// Orphan is a tmux session that an isolated session of the root started
+// and whose directory is gone: its agents run, with no workspace.
+type Orphan struct {
+	layout.Ref
+	SessionID string // its MAS_SESSION_ID
+}
+
+// IsTmuxName reports whether name has the form of an isolated session's
+// tmux name, mas-<8 lower-case hex digits>.
+func IsTmuxName(name string) bool {
+	prefix, ok := strings.CutPrefix(name, "mas-")
+	return ok && isShortID(prefix)
+}
+
+// Orphans returns the orphans of root among the sessions of a tmux server
+// (from layout.ListSessions), sorted by name; it makes one tmux call when
+// any of them could be one, none otherwise.
+//
+// A session is an orphan of root when its name is mas-<8 hex digits>, no
+// session directory under root has an id starting with those digits, and
+// the environment its creator set on it says so: MAS_WORKSPACE_ROOT is
+// root, MAS_SESSION_MODE is isolated and MAS_SESSION_ID is an id whose
+// tmux name is the session's. A legacy session, one of another root, one
+// the original tool started (it set none of these) or one made by hand is
+// never an orphan. The directories are read again after tmux answered, so
+// that a session created meanwhile is not taken for one.
+func Orphans(ctx context.Context, c tmux.Client, root string, sessions []layout.Ref) ([]Orphan, error) {
+	var candidates []layout.Ref
+	for _, s := range sessions {
+		if IsTmuxName(s.Name) {
+			candidates = append(candidates, s)
+		}
+	}
+	candidates, err := withoutDirectory(root, candidates)
+	if err != nil || len(candidates) == 0 {
+		return nil, err
+	}
+	var ids []string
+	for _, s := range candidates {
+		ids = append(ids, s.ID)
+	}
+	envs, err := layout.Environments(ctx, c, ids)
+	if err != nil {
+		return nil, err
+	}
+	candidates, err = withoutDirectory(root, candidates)
+	if err != nil {
+		return nil, err
+	}
+	var orphans []Orphan
+	for _, s := range candidates {
+		env, ok := envs[s.ID]
+		if !ok || env["MAS_SESSION_MODE"] != "isolated" || !isCanonical(env["MAS_SESSION_ID"]) ||
+			TmuxName(env["MAS_SESSION_ID"]) != s.Name || !sameRoot(env["MAS_WORKSPACE_ROOT"], root) {
+			continue
+		}
+		orphans = append(orphans, Orphan{Ref: s, SessionID: env["MAS_SESSION_ID"]})
+	}
+	slices.SortFunc(orphans, func(a, b Orphan) int { return strings.Compare(a.Name, b.Name) })
+	return orphans, nil
+}
+
+// withoutDirectory drops the sessions whose tmux name is that of a session
+// directory under root.
+func withoutDirectory(root string, sessions []layout.Ref) ([]layout.Ref, error) {
+	ids, err := IDs(root)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(slices.Clone(sessions), func(s layout.Ref) bool {
+		return slices.ContainsFunc(ids, func(id string) bool { return TmuxName(id) == s.Name })
+	}), nil
+}
+
+// sameRoot reports whether a MAS_WORKSPACE_ROOT names root: the same
+// path, or another spelling of the same directory.
+func sameRoot(got, root string) bool {
+	return got != "" && (filepath.Clean(got) == root || samePath(got, root))
+}
+
+// StopOrphan ends the orphan of root named name (mas-<8 hex digits>). It
+// finds out again, right before the kill, that the session is an orphan of
+// root (see Orphans): a name alone is never trusted. The session is killed
+// by its tmux ID, so that a session that took the name since is not.
+// When name is no orphan of root, the error wraps ErrNoSession.
+func StopOrphan(ctx context.Context, c tmux.Client, root, name string) (Orphan, error) {
+	notOrphan := fmt.Errorf("%w %s under %s, nor an orphaned tmux session of this root by that name",
+		ErrNoSession, name, sessionsDir(root))
+	if !IsTmuxName(name) {
+		return Orphan{}, notOrphan
+	}
+	sessions, err := layout.ListSessions(ctx, c)
+	if err != nil {
+		return Orphan{}, err
+	}
+	sessions = slices.DeleteFunc(sessions, func(s layout.Ref) bool { return s.Name != name })
+	orphans, err := Orphans(ctx, c, root, sessions)
+	if err != nil {
+		return Orphan{}, err
+	}
+	if len(orphans) != 1 {
+		return Orphan{}, notOrphan
+	}
+	if err := layout.KillID(ctx, c, orphans[0].ID); err != nil {
+		return Orphan{}, &StepError{"kill tmux session " + name, err}
+	}
+	return orphans[0], nil
+}

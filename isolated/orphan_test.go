@@ -1,0 +1,201 @@
+package isolated
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"mas/internal/faketmux"
+	"mas/tmux"
+)
+
+// TestOrphans: only a mas-<8 hex> session whose environment says it is an
+// isolated session of this root, and that has no session directory, is
+// an orphan; nothing else on the same server is listed, and none of the
+// others can be stopped as one.
+func TestOrphans(t *testing.T) {
+	root := t.TempDir()
+	other := t.TempDir()
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(root, link); err != nil {
+		t.Fatal(err)
+	}
+	f, rec := faketmux.New()
+	ctx := context.Background()
+	// A session of this root whose directory was removed: an orphan.
+	gone, err := Create(ctx, CreateOptions{Root: root, Tmux: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(gone.Dir); err != nil {
+		t.Fatal(err)
+	}
+	// A session of this root with its directory: listed as itself.
+	kept, err := Create(ctx, CreateOptions{Root: root, Tmux: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A session of another root, whose directory is there.
+	foreign, err := Create(ctx, CreateOptions{Root: other, Tmux: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := func(root, mode, id string) []string {
+		return []string{"MAS_WORKSPACE_ROOT=" + root, "MAS_SESSION_MODE=" + mode, "MAS_SESSION_ID=" + id}
+	}
+	hand := []struct {
+		name   string
+		env    []string
+		orphan bool
+		why    string
+	}{
+		{"mas-aaaaaaa1", env(root, "isolated", "aaaaaaa1-0000-4000-8000-000000000000"), true, "made by hand as an isolated session of this root would be"},
+		{"mas-aaaaaaa2", env(link, "isolated", "aaaaaaa2-0000-4000-8000-000000000000"), true, "the root spelled through a link"},
+		{"mas-bbbbbbb1", env(other, "isolated", "bbbbbbb1-0000-4000-8000-000000000000"), false, "another root's, with no directory there either"},
+		{"mas-bbbbbbb2", env(root+"/sub", "isolated", "bbbbbbb2-0000-4000-8000-000000000000"), false, "a root under this one"},
+		{"mas-bbbbbbb3", nil, false, "no environment: the original tool's, or made by hand"},
+		{"mas-bbbbbbb4", env(root, "legacy", "bbbbbbb4-0000-4000-8000-000000000000"), false, "a legacy session of this root whose project has an 8-hex name"},
+		{"mas-bbbbbbb5", env(root, "isolated", "ccccccc5-0000-4000-8000-000000000000"), false, "its id is not the one of its name"},
+		{"mas-bbbbbbb6", env(root, "isolated", "bbbbbbb6"), false, "its id is no UUID"},
+		{"mas-BBBBBBB7", env(root, "isolated", "BBBBBBB7-0000-4000-8000-000000000000"), false, "not a name mas gives"},
+		{"mas-tmux", env(root, "isolated", ""), false, "the legacy default name"},
+		{"mas-" + kept.ID[:8] + "x", env(root, "isolated", kept.ID), false, "a longer name than the tmux name of its id"},
+		{"mas-bbbbbbb8", append(env(root, "isolated", "bbbbbbb8-0000-4000-8000-000000000000"), "MAS_WORKSPACE_ROOT="+root), false,
+			"its root is listed twice: a value holding a newline could spell a variable out"},
+	}
+	for _, h := range hand {
+		f.AddEnv(h.name, h.env...)
+	}
+	// A session directory whose id starts like a session's name, with
+	// another id: that session has a directory, it is not an orphan.
+	f.AddEnv("mas-ddddddd1", env(root, "isolated", "ddddddd1-0000-4000-8000-000000000000")...)
+	if err := os.MkdirAll(Dir(root, "ddddddd1-1111-4111-8111-111111111111"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+
+	before := len(rec.Calls())
+	list, tmuxErr, err := List(ctx, rec, root)
+	if err != nil || tmuxErr != nil {
+		t.Fatal(tmuxErr, err)
+	}
+	if calls := rec.Calls()[before:]; len(calls) != 2 || calls[0][0] != "list-sessions" || calls[1][0] != "show-environment" {
+		t.Errorf("List made the calls %q, want list-sessions and one batch", calls)
+	}
+	var orphans []string
+	for _, l := range list {
+		if l.Status == "orphan" {
+			orphans = append(orphans, l.ID)
+			if l.TmuxName != l.ID || l.Dir != "" || l.CreatedAt != "2023-11-14T22:13:20Z" {
+				t.Errorf("orphan listed as %+v", l)
+			}
+		}
+	}
+	want := []string{gone.TmuxName, "mas-aaaaaaa1", "mas-aaaaaaa2"}
+	if slices.Sort(want); !slices.Equal(orphans, want) {
+		t.Errorf("orphans %q, want %q, sorted", orphans, want)
+	}
+	if len(list) != 2+len(orphans) {
+		t.Errorf("listed %d sessions, want the 2 with a directory and the orphans: %+v", len(list), list)
+	}
+
+	for _, h := range hand {
+		if h.orphan {
+			continue
+		}
+		_, err := StopOrphan(ctx, rec, root, h.name)
+		if !errors.Is(err, ErrNoSession) || !f.Has(h.name) {
+			t.Errorf("%s (%s): StopOrphan = %v, running %v; want it refused and left running", h.name, h.why, err, f.Has(h.name))
+		}
+	}
+	for _, name := range []string{kept.TmuxName, foreign.TmuxName, "mas-ddddddd1"} {
+		if _, err := StopOrphan(ctx, rec, root, name); !errors.Is(err, ErrNoSession) || !f.Has(name) {
+			t.Errorf("%s, which has a directory: StopOrphan = %v, running %v", name, err, f.Has(name))
+		}
+	}
+	o, err := StopOrphan(ctx, rec, root, gone.TmuxName)
+	if err != nil || o.SessionID != gone.ID || f.Has(gone.TmuxName) {
+		t.Errorf("StopOrphan(%s) = %+v, %v, running %v", gone.TmuxName, o, err, f.Has(gone.TmuxName))
+	}
+	calls := rec.Calls()
+	if kill := calls[len(calls)-1]; !slices.Equal(kill, []string{"kill-session", "-t", o.ID}) || o.ID[0] != '$' {
+		t.Errorf("killed with %q, want its session id %q", kill, o.ID)
+	}
+	if _, err := StopOrphan(ctx, rec, root, gone.TmuxName); !errors.Is(err, ErrNoSession) {
+		t.Errorf("a second StopOrphan: %v, want ErrNoSession", err)
+	}
+}
+
+// hiddenDirectory creates a session on an in-memory tmux server and moves
+// its directory aside, to hidden: its tmux session is then an orphan.
+func hiddenDirectory(t *testing.T) (root, hidden string, s *Session, f *faketmux.Server, rec *tmux.Recorder) {
+	t.Helper()
+	root = t.TempDir()
+	f, rec = faketmux.New()
+	s, err := Create(context.Background(), CreateOptions{Root: root, Tmux: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hidden = filepath.Join(root, "hidden")
+	if err := os.Rename(s.Dir, hidden); err != nil {
+		t.Fatal(err)
+	}
+	return root, hidden, s, f, rec
+}
+
+// TestStopOrphanChecksAgain: an orphan that gets a directory back between
+// the list and the stop is no longer one, and is not killed.
+func TestStopOrphanChecksAgain(t *testing.T) {
+	root, hidden, s, f, rec := hiddenDirectory(t)
+	ctx := context.Background()
+	if list, _, _ := List(ctx, rec, root); len(list) != 1 || list[0].Status != "orphan" {
+		t.Fatalf("list %+v, want the orphan", list)
+	}
+	if err := os.Rename(hidden, s.Dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := StopOrphan(ctx, rec, root, s.TmuxName); !errors.Is(err, ErrNoSession) || !f.Has(s.TmuxName) {
+		t.Errorf("StopOrphan = %v, running %v; want it refused, the session has its directory again", err, f.Has(s.TmuxName))
+	}
+}
+
+// TestListAsksNoEnvironmentWithoutCandidates: with no tmux session that
+// could be an orphan, List makes its one call.
+func TestListAsksNoEnvironmentWithoutCandidates(t *testing.T) {
+	root := t.TempDir()
+	f, rec := faketmux.New()
+	ctx := context.Background()
+	if _, err := Create(ctx, CreateOptions{Root: root, Tmux: rec}); err != nil {
+		t.Fatal(err)
+	}
+	f.AddEnv("mas-tmux", "MAS_WORKSPACE_ROOT="+root, "MAS_SESSION_MODE=legacy")
+	before := len(rec.Calls())
+	if _, _, err := List(ctx, rec, root); err != nil {
+		t.Fatal(err)
+	}
+	if calls := rec.Calls()[before:]; len(calls) != 1 {
+		t.Errorf("calls %q, want list-sessions alone", calls)
+	}
+}
+
+// TestOrphansReadsDirectoriesAgain: a session whose directory appears while
+// tmux reads the environments (a create at work) is not an orphan.
+func TestOrphansReadsDirectoriesAgain(t *testing.T) {
+	root, hidden, s, f, _ := hiddenDirectory(t)
+	ctx := context.Background()
+	racing := &tmux.Recorder{Respond: func(args []string) ([]byte, error) {
+		if args[0] == "show-environment" {
+			os.Rename(hidden, s.Dir)
+		}
+		return f.Respond(args)
+	}}
+	list, _, err := List(ctx, racing, root)
+	if err != nil || len(list) != 0 {
+		t.Errorf("list %+v, %v; want no orphan (and the session, read before it had its directory, not either)", list, err)
+	}
+	if len(racing.Calls()) != 2 {
+		t.Errorf("calls %q, want the environments read", racing.Calls())
+	}
+}

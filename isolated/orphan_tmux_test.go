@@ -1,0 +1,153 @@
+package isolated
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+
+	"mas/internal/layout"
+	"mas/tmux"
+)
+
+// privateTmux gives the test a tmux server of its own (a fresh short
+// TMUX_TMPDIR, TMUX and TMUX_PANE removed), killed when the test ends.
+func privateTmux(t *testing.T) *tmux.Runner {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is not installed")
+		}
+		t.Skip("tmux is not installed")
+	}
+	dir, err := os.MkdirTemp("/tmp", "mo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var env []string
+	for _, kv := range os.Environ() {
+		switch k, _, _ := strings.Cut(kv, "="); k {
+		case "TMUX", "TMUX_PANE", "TMUX_TMPDIR", "HOME":
+		default:
+			env = append(env, kv)
+		}
+	}
+	r := &tmux.Runner{Socket: "o", Env: append(env, "TMUX_TMPDIR="+dir, "HOME="+dir)}
+	t.Cleanup(func() {
+		r.Run(context.Background(), nil, "kill-server")
+		os.RemoveAll(dir)
+	})
+	return r
+}
+
+// TestOrphansOnTmux: on a real tmux server shared by two roots, with
+// sessions made by hand beside them, only this root's sessions without a
+// directory are orphans, and stopping one leaves every other session.
+func TestOrphansOnTmux(t *testing.T) {
+	r := privateTmux(t)
+	ctx := context.Background()
+	root, other := t.TempDir(), t.TempDir()
+	create := func(root string) *Session {
+		s, err := Create(ctx, CreateOptions{Root: root, Command: "sleep 600", Shell: "/bin/sh", Tmux: r})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	gone, kept, foreign, foreignGone := create(root), create(root), create(other), create(other)
+	for _, s := range []*Session{gone, foreignGone} {
+		if err := os.RemoveAll(s.Dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	byHand := [][]string{
+		{"new-session", "-d", "-s", "mas-eeeeeee1", "-e", "MAS_WORKSPACE_ROOT=" + root, "-e", "MAS_SESSION_MODE=isolated",
+			"-e", "MAS_SESSION_ID=eeeeeee1-0000-4000-8000-000000000000", "sleep", "600"},
+		{"new-session", "-d", "-s", "mas-fffffff1", "sleep", "600"},
+		{"new-session", "-d", "-s", "mas-fffffff2", "-e", "MAS_WORKSPACE_ROOT=" + root, "-e", "MAS_SESSION_MODE=legacy", "sleep", "600"},
+	}
+	for _, args := range byHand {
+		if _, err := r.Run(ctx, nil, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	running := func() []string {
+		refs, err := layout.ListSessions(ctx, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, s := range refs {
+			names = append(names, s.Name)
+		}
+		slices.Sort(names)
+		return names
+	}
+	all := running()
+
+	list, tmuxErr, err := List(ctx, r, root)
+	if err != nil || tmuxErr != nil {
+		t.Fatal(tmuxErr, err)
+	}
+	var orphans []string
+	for _, l := range list {
+		if l.Status == "orphan" {
+			orphans = append(orphans, l.ID)
+		}
+	}
+	want := []string{gone.TmuxName, "mas-eeeeeee1"}
+	if slices.Sort(want); !slices.Equal(orphans, want) {
+		t.Errorf("orphans of the root %q, want %q", orphans, want)
+	}
+	if list, _, _ := List(ctx, r, other); len(list) != 2 || list[1].ID != foreignGone.TmuxName || list[1].Status != "orphan" {
+		t.Errorf("the other root lists %+v, want its session and its orphan", list)
+	}
+
+	for _, name := range []string{foreign.TmuxName, foreignGone.TmuxName, kept.TmuxName, "mas-fffffff1", "mas-fffffff2"} {
+		if _, err := StopOrphan(ctx, r, root, name); !errors.Is(err, ErrNoSession) {
+			t.Errorf("StopOrphan(%s) = %v, want ErrNoSession", name, err)
+		}
+	}
+	if now := running(); !slices.Equal(now, all) {
+		t.Fatalf("refused stops changed the sessions: %q, were %q", now, all)
+	}
+	for _, name := range want {
+		if _, err := StopOrphan(ctx, r, root, name); err != nil {
+			t.Errorf("StopOrphan(%s): %v", name, err)
+		}
+	}
+	all = slices.DeleteFunc(all, func(n string) bool { return slices.Contains(want, n) })
+	if now := running(); !slices.Equal(now, all) {
+		t.Errorf("after stopping the orphans: %q, want %q", now, all)
+	}
+}
+
+// TestEnvironmentsOnTmux: a session that ends between list-sessions and
+// the reading of the environments is left out, and the others are read.
+func TestEnvironmentsOnTmux(t *testing.T) {
+	r := privateTmux(t)
+	ctx := context.Background()
+	for _, n := range []string{"a", "b", "c"} {
+		if _, err := r.Run(ctx, nil, "new-session", "-d", "-s", n, "-e", "WHO="+n, "sleep", "600"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	refs, err := layout.ListSessions(ctx, r)
+	if err != nil || len(refs) != 3 {
+		t.Fatal(refs, err)
+	}
+	if err := layout.Kill(ctx, r, "b"); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, s := range refs {
+		ids = append(ids, s.ID)
+	}
+	envs, err := layout.Environments(ctx, r, ids)
+	if err != nil || len(envs) != 2 || envs[refs[0].ID]["WHO"] != "a" || envs[refs[2].ID]["WHO"] != "c" {
+		t.Errorf("environments %v, %v; want a's and c's", envs, err)
+	}
+}
