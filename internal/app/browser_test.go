@@ -270,6 +270,16 @@ func (f *browserFixture) run(t *testing.T) string {
 	return run.SessionID
 }
 
+// sessionDir is the directory of session id.
+func (f *browserFixture) sessionDir(t *testing.T, id string) string {
+	t.Helper()
+	s, err := Backend{f.a}.Session(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.WorkingDir
+}
+
 // read waits (bounded) until agent of session id has read exactly want.
 func (f *browserFixture) read(t *testing.T, id, agent, want string) {
 	t.Helper()
@@ -446,11 +456,7 @@ func TestWebPageResumeAndRemove(t *testing.T) {
 	c := f.c
 	id := f.run(t)
 	name := "mas-" + id[:8]
-	sess, err := Backend{f.a}.Session(context.Background(), id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := sess.WorkingDir
+	dir := f.sessionDir(t, id)
 
 	s := f.open(t, url+"/?session="+id)
 	c.waitFor(t, s, `document.querySelectorAll("#grid .tile").length`, "13")
@@ -497,6 +503,35 @@ func TestWebPageResumeAndRemove(t *testing.T) {
 	c.waitFor(t, s, `location.search`, "")
 	if got := c.eval(t, s, `document.getElementById("error").hidden`); got != "true" {
 		t.Errorf("error shown: %s", c.eval(t, s, `document.getElementById("error").textContent`))
+	}
+}
+
+// TestWebPageEndsAnOrphan: a tmux session of the root whose directory is
+// gone is listed as an orphan, with Stop and nothing to watch; Stop ends
+// it.
+func TestWebPageEndsAnOrphan(t *testing.T) {
+	f := newBrowserFixture(t)
+	url, _, _ := f.serve(t, api.Options{})
+	c := f.c
+	id := f.run(t)
+	name := "mas-" + id[:8]
+	if err := os.RemoveAll(f.sessionDir(t, id)); err != nil {
+		t.Fatal(err)
+	}
+
+	s := f.open(t, url+"/")
+	c.waitFor(t, s, rowStatus(name), "orphan")
+	if got := c.eval(t, s, `[...document.querySelectorAll('#sessions tr[data-id="`+name+`"] button')].map((b) => b.className).join(" ")`); got != "stop" {
+		t.Errorf("an orphan's buttons: %q, want stop alone", got)
+	}
+	c.eval(t, s, `window.asked = []; window.confirm = (q) => { window.asked.push(q); return true; }; "ok"`)
+	c.eval(t, s, click(rowButton(name, "stop")))
+	c.waitFor(t, s, `document.querySelectorAll('#sessions tr[data-id="`+name+`"]').length`, "0")
+	if q := c.eval(t, s, `window.asked[0]`); !strings.Contains(q, "orphaned tmux session "+name) {
+		t.Errorf("the confirmation: %q", q)
+	}
+	if err := exec.Command("tmux", "has-session", "-t", "="+name).Run(); err == nil {
+		t.Error("the orphan still runs after Stop")
 	}
 }
 
