@@ -3,7 +3,7 @@
 //
 // One refresh every two seconds, never two at once, none while the tab is
 // hidden: GET /sessions, then, for the session being watched, GET
-// /sessions/{id}/output (all its agents' screens, one tmux process).
+// /sessions/{id}/output (all its agents' screens in one request).
 "use strict";
 
 const agents = [
@@ -133,10 +133,10 @@ async function refreshOnce() {
 // tmux name or a unique prefix of its id, once the list is known.
 function pickWanted() {
   if (!wanted) return;
-  const w = wanted.toLowerCase();
+  const w = wanted;
   wanted = "";
   const exact = sessions.filter((s) => s.sessionId === w || s.tmuxSession === w);
-  const found = exact.length ? exact : sessions.filter((s) => s.sessionId.startsWith(w));
+  const found = exact.length ? exact : sessions.filter((s) => s.sessionId.startsWith(w.toLowerCase()));
   if (found.length === 1) {
     select(found[0].sessionId, false);
   } else {
