@@ -149,3 +149,49 @@ JSON
 	run cat "$BATS_TEST_TMPDIR/personal.txt"
 	refute_output --partial into-personal
 }
+
+@test "GET /sessions/{id}/output: the agents' last lines, filtered, in one tmux process" {
+	export MAS_ROOT="$ROOT"
+	run --separate-stderr mas session create --no-attach
+	assert_success
+	local id="$output" body
+	wait_agents
+	MAS_SESSION_ID="$id" run --separate-stderr mas send 21 "hello api"
+	assert_success
+	log_tmux_calls
+	PATH="$TMUX_LOG_PATH:$PATH" start_serve "$ROOT"
+	for _ in $(seq 100); do
+		body="$(curl -sS "$API/sessions/${id:0:8}/output?agent=21")"
+		[[ "$(jq -r '.agents[0].lines[-1]' <<<"$body")" == "hello api" ]] && break
+		sleep 0.05
+	done
+	[ "$(jq -r '[.sessionId, .tmuxSession, (.agents | length)] | join(" ")' <<<"$body")" = "$id mas-${id:0:8} 1" ] || fail "$body"
+	: >"$TMUX_LOG"
+	run curl -sS -w '\n%{http_code}' "$API/sessions/mas-${id:0:8}/output"
+	[ "${lines[-1]}" = 200 ] || fail "$output"
+	body="$(sed '$d' <<<"$output")"
+	[ "$(jq -r '.agents | map(.id + ":" + .status) | join(" ")' <<<"$body")" = \
+		"00:running 10:running 11:running 12:running 13:running 20:running 21:running 22:running 23:running 30:running 31:running 32:running 33:running" ]
+	[ "$(jq -r '.agents[6] | [.name, .window, (.lines | join("|"))] | join(" ")' <<<"$body")" = "Frontend Developer development stub agent 21 ready|hello api" ]
+	# The session's listing, then one tmux process for the 13 panes.
+	[ "$(wc -l <"$TMUX_LOG")" = 2 ] || fail "$(cat "$TMUX_LOG")"
+	[ "$(grep -o capture-pane "$TMUX_LOG" | wc -l)" = 13 ]
+	run curl -sS "$API/sessions/$id/output?agent=development,00&lines=1"
+	[ "$(jq -r '.agents | map(.id + "=" + (.lines | join("|"))) | join(" ")' <<<"$output")" = \
+		"00=stub agent 00 ready 20=stub agent 20 ready 21=hello api 22=stub agent 22 ready 23=stub agent 23 ready" ] || fail "$output"
+	local query want
+	for query in "lines=0":400 "lines=2001":400 "lines=x":400 "agent=nobody":400 "agent=00,01":400; do
+		want="${query##*:}"
+		run curl -sS -w '\n%{http_code}' "$API/sessions/$id/output?${query%:*}"
+		[ "${lines[-1]}" = "$want" ] || fail "${query%:*}: $output"
+		[ "$(sed '$d' <<<"$output" | jq -r .status)" = "$want" ]
+	done
+	run curl -sS -w '\n%{http_code}' "$API/sessions/deadbeef/output"
+	[ "${lines[-1]}" = 404 ]
+	run curl -sS -w '\n%{http_code}' -H 'Origin: http://evil.example' "$API/sessions/$id/output"
+	[ "${lines[-1]}" = 403 ]
+	run --separate-stderr mas session stop "$id"
+	assert_success
+	run curl -sS -w '\n%{http_code}' "$API/sessions/$id/output"
+	[ "${lines[-1]}" = 409 ] || fail "$output"
+}

@@ -174,6 +174,10 @@ kill_mas_sessions
 # A running session for status, env and stop.
 id="$(MAS_ROOT="$ws/root" "$mas" session create --no-attach 2>/dev/null)"
 measure "status" ':' "MAS_ROOT='$ws/root' '$mas' status"
+# Sixty lines on each agent's screen (the terminal echoes what is typed to
+# the idle stub), of which peek shows the last 20.
+MAS_ROOT="$ws/root" "$mas" send all "$(seq -f 'a line the agent printed, number %g' 60)" >/dev/null 2>&1
+measure "peek (13 agents, 20 lines each)" ':' "MAS_ROOT='$ws/root' '$mas' peek"
 measure "env" ':' "MAS_ROOT='$ws/root' '$mas' env $id"
 # One refresh of the web page watching that session: the requests app.js
 # makes every 2 s, the list and then the agents' screens.
@@ -250,6 +254,7 @@ start_spawns="$(spawns_of "isolated start --no-attach")"
 	fi
 	echo "| ≤ 3 tmux processes per start | $start_spawns | $(verdict "(( start_spawns <= 3 ))") |"
 	echo "| 1 tmux process per status | $(spawns_of status) | $(verdict "(( $(spawns_of status) == 1 ))") |"
+	echo "| peek: 1 tmux process for the 13 panes, after the selection's 1 | $(spawns_of "peek (13 agents, 20 lines each)") | $(verdict "(( $(spawns_of "peek (13 agents, 20 lines each)") == 2 ))") |"
 	echo "| 1 tmux process per session list (1,000 sessions) | $(spawns_of "session list (1,000 sessions)") | $(verdict "(( $(spawns_of "session list (1,000 sessions)") == 1 ))") |"
 	echo "| 1 tmux process per GET /sessions (1,000 sessions) | $(spawns_of "GET /sessions (1,000 sessions)") | $(verdict "(( $(spawns_of "GET /sessions (1,000 sessions)") == 1 ))") |"
 	echo "| no tmux process for env | $(spawns_of env) | $(verdict "(( $(spawns_of env) == 0 ))") |"
@@ -271,6 +276,10 @@ start_spawns="$(spawns_of "isolated start --no-attach")"
 	echo "after the other: \`GET /sessions\` (one tmux process, as for \`session list\`) and"
 	echo "\`GET /sessions/{id}/output?lines=60\` (one tmux process lists the session's panes, one reads"
 	echo "the screens of all 13 agents), timed with curl's own start."
+	echo
+	echo "\`peek\` is the listing that chooses the session, as \`status\` makes it, and one tmux invocation that"
+	echo "captures the 13 panes (60 lines on each screen, the last 20 shown): its cost over \`status\` is"
+	echo "that second process."
 	echo
 	echo "Template copies use reflinks (FICLONE) where the filesystem shares extents; on this machine's"
 	echo "temporary filesystem reflinks are: $reflink. The original needed about 13 s per start (122 tmux"

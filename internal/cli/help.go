@@ -63,7 +63,7 @@ func writeCommandHelp(b *strings.Builder, c *command, prefix string) {
 }
 
 const rootHelpFooter = `
-Targets (send, list -u):
+Targets (send, peek, list -u):
   00 10 11 12 13 20 21 22 23 30 31 32 33   one agent; also agent-NN
   meta design development business         a unit; also window0 … window3
   managers workers all                     groups
