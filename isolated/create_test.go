@@ -5,39 +5,17 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
+	"mas/internal/faketmux"
 	"mas/tmux"
 )
-
-// fakeTmux answers like a tmux 3.3 server on which the given sessions run.
-func fakeTmux(running ...string) *tmux.Recorder {
-	return &tmux.Recorder{Respond: func(args []string) ([]byte, error) {
-		switch args[0] {
-		case "-V":
-			return []byte("tmux 3.3a\n"), nil
-		case "list-sessions":
-			return []byte(strings.Join(running, "\n") + "\n"), nil
-		case "has-session":
-			if slices.Contains(running, strings.TrimPrefix(args[2], "=")) {
-				return nil, nil
-			}
-			return nil, &tmux.Error{ExitCode: 1, Stderr: "can't find session: " + args[2]}
-		case "new-session":
-			if slices.Contains(running, args[3]) {
-				return nil, &tmux.Error{ExitCode: 1, Stderr: "duplicate session: " + args[3]}
-			}
-			return []byte(strings.Repeat("%1\n", 13)), nil
-		}
-		return nil, nil
-	}}
-}
 
 func TestCreateDrawsAgainWhenTheTmuxNameIsTaken(t *testing.T) {
 	root := t.TempDir()
 	ids := []string{"aaaaaaaa-1111-4111-8111-111111111111", "bbbbbbbb-2222-4222-8222-222222222222"}
-	rec := fakeTmux("mas-aaaaaaaa")
+	f, rec := faketmux.New()
+	f.Add("mas-aaaaaaaa")
 	s, err := Create(context.Background(), CreateOptions{
 		Root: root, Command: "clauded", Shell: "/bin/sh", Tmux: rec,
 		NewID: func() (string, error) { id := ids[0]; ids = ids[1:]; return id, nil },
@@ -63,7 +41,7 @@ func TestCreateDrawsAgainWhenTheTmuxNameIsTaken(t *testing.T) {
 
 func TestCreateRollsBackWhenTmuxFails(t *testing.T) {
 	root := t.TempDir()
-	rec := fakeTmux()
+	_, rec := faketmux.New()
 	inner := rec.Respond
 	rec.Respond = func(args []string) ([]byte, error) {
 		if args[0] == "new-session" {

@@ -28,12 +28,9 @@ func List(ctx context.Context, c tmux.Client, root string) (sessions []Listed, t
 		return nil, nil, err
 	}
 	running, tmuxErr := layout.ListSessions(ctx, c)
-	var names map[string]bool
+	var names map[string]bool // nil: tmux could not be asked
 	if tmuxErr == nil {
-		names = map[string]bool{}
-		for _, s := range running {
-			names[s.Name] = true
-		}
+		names = layout.RefNames(running)
 	}
 	for _, id := range ids {
 		sessions = append(sessions, describe(root, id, names))

@@ -35,10 +35,11 @@ func Prune(ctx context.Context, c tmux.Client, root string, now time.Time, warn 
 	if _, err := os.Lstat(sessionsDir(root)); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
-	names, err := layout.Sessions(ctx, c)
+	running, err := layout.ListSessions(ctx, c)
 	if err != nil {
 		return nil, err
 	}
+	names := layout.RefNames(running)
 	var removed []string
 	err = locked(ctx, root, func() error {
 		ids, err := IDs(root)

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"mas/internal/faketmux"
 )
 
 // writeSession makes a session directory under root whose .session holds
@@ -215,7 +217,9 @@ func TestPruneRemovesOnlyInterruptedCreations(t *testing.T) {
 		tt.make(tt.id)
 	}
 	var warn strings.Builder
-	removed, err := Prune(context.Background(), fakeTmux("mas-00000006"), root, time.Now(), &warn)
+	f, rec := faketmux.New()
+	f.Add("mas-00000006")
+	removed, err := Prune(context.Background(), rec, root, time.Now(), &warn)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,47 +3,10 @@ package layout
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
-	"strconv"
 	"strings"
-	"time"
 
 	"mas/tmux"
 )
-
-// Ref is a tmux session as list-sessions shows it. ID ($N) names this
-// session and no other for as long as its server runs, while its name may
-// be taken by another session once it ends: a session read by ID and then
-// killed by ID is the same session.
-type Ref struct {
-	ID      string
-	Name    string
-	Created time.Time
-}
-
-const refFormat = "#{session_id}\t#{session_created}\t#{session_name}"
-
-// ListSessions lists the sessions of the server in one tmux call; no
-// server running means none.
-func ListSessions(ctx context.Context, c tmux.Client) ([]Ref, error) {
-	out, err := c.Run(ctx, nil, "list-sessions", "-F", refFormat)
-	if err != nil {
-		if isMissing(err) {
-			return nil, nil
-		}
-		return nil, err
-	}
-	var refs []Ref
-	for _, line := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
-		f := strings.SplitN(line, "\t", 3)
-		if len(f) < 3 {
-			continue
-		}
-		created, _ := strconv.ParseInt(f[1], 10, 64)
-		refs = append(refs, Ref{ID: f[0], Name: f[2], Created: time.Unix(created, 0)})
-	}
-	return refs, nil
-}
 
 // Environments reads the session environment (what new-session -e set) of
 // each session, by ID, in one tmux invocation: a show-environment per
@@ -56,12 +19,8 @@ func ListSessions(ctx context.Context, c tmux.Client) ([]Ref, error) {
 // twice: show-environment prints values as they are, and a value holding
 // a newline can look like another variable.
 func Environments(ctx context.Context, c tmux.Client, ids []string) (map[string]map[string]string, error) {
-	var nonce [8]byte
-	if _, err := rand.Read(nonce[:]); err != nil {
-		return nil, err
-	}
 	// A random marker, which no value can spell out in advance.
-	marker := "mas-environment-" + hex.EncodeToString(nonce[:])
+	marker := "mas-environment-" + rand.Text()
 	envs := map[string]map[string]string{}
 	for len(ids) > 0 {
 		var cmds [][]string
@@ -107,7 +66,3 @@ func parseEnvironment(out string) map[string]string {
 	}
 	return env
 }
-
-// KillID ends the session whose ID ($N) is id; a session that has already
-// ended is not an error.
-func KillID(ctx context.Context, c tmux.Client, id string) error { return kill(ctx, c, id) }

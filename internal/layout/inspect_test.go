@@ -3,6 +3,7 @@ package layout
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -89,21 +90,22 @@ func TestSessionsAndExists(t *testing.T) {
 		out []byte
 		err error
 	}{
-		"list":     {[]byte("mas-a\nother\n"), nil},
+		"list":     {[]byte("$0\t1700000000\tmas-a\n$1\t1700000000\tother\n"), nil},
 		"none":     {nil, &tmux.Error{ExitCode: 1, Stderr: "no server running on /tmp/tmux-0/default"}},
 		"failure":  {nil, &tmux.Error{ExitCode: 1, Stderr: "permission denied"}},
 		"notfound": {nil, tmux.ErrNotFound},
 	}
 	for name, a := range answers {
 		r := &tmux.Recorder{Respond: func([]string) ([]byte, error) { return a.out, a.err }}
-		got, err := Sessions(ctx, r)
+		refs, err := ListSessions(ctx, r)
+		got := RefNames(refs)
 		switch name {
 		case "list":
 			if len(got) != 2 || !got["other"] || err != nil {
 				t.Errorf("%s: %v, %v", name, got, err)
 			}
 		case "none":
-			if len(got) != 0 || err != nil {
+			if got == nil || len(got) != 0 || err != nil {
 				t.Errorf("%s: %v, %v; no server is no sessions", name, got, err)
 			}
 		default:
@@ -111,6 +113,26 @@ func TestSessionsAndExists(t *testing.T) {
 				t.Errorf("%s: %v, %v; want the error", name, got, err)
 			}
 		}
+	}
+}
+
+func TestListSessions(t *testing.T) {
+	rec := &tmux.Recorder{Respond: func([]string) ([]byte, error) {
+		return []byte("$3\t1700000000\tmas-a\n$7\t1700000001\tname\twith a tab\n"), nil
+	}}
+	got, err := ListSessions(context.Background(), rec)
+	if err != nil || len(got) != 2 || got[0] != (Ref{"$3", "mas-a", got[0].Created}) || got[0].Created.Unix() != 1700000000 ||
+		got[1].Name != "name\twith a tab" {
+		t.Errorf("ListSessions = %+v, %v", got, err)
+	}
+	if want := []string{"list-sessions", "-F", "#{session_id}\t#{session_created}\t#{session_name}"}; !slices.Equal(rec.Calls()[0], want) {
+		t.Errorf("argv %q, want %q", rec.Calls()[0], want)
+	}
+	none := &tmux.Recorder{Respond: func(args []string) ([]byte, error) {
+		return nil, &tmux.Error{Args: args, ExitCode: 1, Stderr: "no server running on /tmp/x"}
+	}}
+	if got, err := ListSessions(context.Background(), none); got != nil || err != nil {
+		t.Errorf("no server: %v, %v; want no sessions", got, err)
 	}
 }
 

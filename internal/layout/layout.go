@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -192,6 +194,10 @@ func Kill(ctx context.Context, c tmux.Client, name string) error {
 	return kill(ctx, c, tmux.Session(name))
 }
 
+// KillID ends the session whose ID ($N) is id; a session that has already
+// ended is not an error.
+func KillID(ctx context.Context, c tmux.Client, id string) error { return kill(ctx, c, id) }
+
 func kill(ctx context.Context, c tmux.Client, target string) error {
 	_, err := c.Run(ctx, nil, "kill-session", "-t", target)
 	if err != nil && isMissing(err) {
@@ -200,23 +206,48 @@ func kill(ctx context.Context, c tmux.Client, target string) error {
 	return err
 }
 
-// Sessions returns the names of the sessions on the server, in one tmux
-// call; no server running means no sessions.
-func Sessions(ctx context.Context, c tmux.Client) (map[string]bool, error) {
-	out, err := c.Run(ctx, nil, "list-sessions", "-F", "#{session_name}")
+// Ref is a tmux session as list-sessions shows it. ID ($N) names this
+// session and no other for as long as its server runs, while its name may
+// be taken by another session once it ends: a session read by ID and then
+// killed by ID is the same session.
+type Ref struct {
+	ID      string
+	Name    string
+	Created time.Time
+}
+
+const refFormat = "#{session_id}\t#{session_created}\t#{session_name}"
+
+// ListSessions lists the sessions of the server in one tmux call; no
+// server running means none.
+func ListSessions(ctx context.Context, c tmux.Client) ([]Ref, error) {
+	out, err := c.Run(ctx, nil, "list-sessions", "-F", refFormat)
 	if err != nil {
 		if isMissing(err) {
-			return map[string]bool{}, nil
+			return nil, nil
 		}
 		return nil, err
 	}
-	names := map[string]bool{}
-	for _, n := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if n != "" {
-			names[n] = true
+	var refs []Ref
+	for _, line := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
+		f := strings.SplitN(line, "\t", 3)
+		if len(f) < 3 {
+			continue
 		}
+		created, _ := strconv.ParseInt(f[1], 10, 64)
+		refs = append(refs, Ref{ID: f[0], Name: f[2], Created: time.Unix(created, 0)})
 	}
-	return names, nil
+	return refs, nil
+}
+
+// RefNames is the set of the names of sessions from ListSessions; never
+// nil.
+func RefNames(refs []Ref) map[string]bool {
+	names := make(map[string]bool, len(refs))
+	for _, r := range refs {
+		names[r.Name] = true
+	}
+	return names
 }
 
 // Exists reports whether the session exists, matching its name exactly.
