@@ -38,7 +38,7 @@ func Remove(ctx context.Context, c tmux.Client, root, id string, force bool, now
 		return nil, err
 	}
 	if running && !force {
-		return nil, fmt.Errorf("it %w in tmux session %s", ErrRunning, s.TmuxName)
+		return nil, runningIn(s.TmuxName)
 	}
 	if running {
 		if _, err := Stop(ctx, c, root, id, now, warn); err != nil {
@@ -77,7 +77,7 @@ func removable(root, id string) (*Session, error) {
 func isRunning(ctx context.Context, c tmux.Client, s *Session) (bool, error) {
 	alive, err := layout.Exists(ctx, c, s.TmuxName)
 	if err != nil {
-		return false, fmt.Errorf("check tmux session %s: %w", s.TmuxName, err)
+		return false, &StepError{"check tmux session " + s.TmuxName, err}
 	}
 	return alive && s.Status != "stopped", nil
 }
@@ -96,11 +96,11 @@ func moveAside(ctx context.Context, c tmux.Client, root, id string, now time.Tim
 		return "", err
 	}
 	// A resume that ended since the first check runs it.
-	if running, err := isRunning(ctx, c, s); err != nil || running {
-		if err == nil {
-			err = fmt.Errorf("it %w in tmux session %s", ErrRunning, s.TmuxName)
-		}
+	switch running, err := isRunning(ctx, c, s); {
+	case err != nil:
 		return "", err
+	case running:
+		return "", runningIn(s.TmuxName)
 	}
 	trash, err := os.MkdirTemp(sessionsDir(root), ".removing-"+id[:8]+"-")
 	if err != nil {

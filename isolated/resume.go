@@ -11,6 +11,7 @@ import (
 
 	"mas/internal/layout"
 	"mas/internal/roster"
+	"mas/internal/safefile"
 	"mas/tmux"
 )
 
@@ -163,21 +164,28 @@ func checkUnits(unitDir string) error {
 	return nil
 }
 
-// ensureLogDir makes the logs directory of the session in dir when it is
-// missing, and reports whether it made it; pane logs are never written
-// through a link.
+// ensureLogDir readies the logs directory of the session in dir for the
+// panes' logs, and reports whether it made it (0700). tmux appends to each
+// agent's log with the shell's ">>", which follows links and waits on a
+// FIFO: a logs directory that is a link or no directory, or an agent's log
+// that is a link or not a regular file, is refused before anything starts.
 func ensureLogDir(dir string) (made bool, err error) {
 	logs := filepath.Join(dir, "logs")
-	fi, err := os.Lstat(logs)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return true, os.Mkdir(logs, 0o700)
+	if err := safefile.CheckDir(logs); err != nil {
+		return false, err
+	}
+	for _, id := range roster.IDs() {
+		if err := safefile.CheckReplaceable(layout.AgentLog(logs, id)); err != nil {
+			return false, err
+		}
+	}
+	switch err := os.Mkdir(logs, 0o700); {
+	case errors.Is(err, fs.ErrExist):
+		return false, nil
 	case err != nil:
 		return false, err
-	case !fi.IsDir():
-		return false, fmt.Errorf("%s is not a directory (a symbolic link?)", logs)
 	}
-	return false, nil
+	return true, nil
 }
 
 // nameTaken is the refusal of a resume whose tmux name exists: the
@@ -185,7 +193,10 @@ func ensureLogDir(dir string) (made bool, err error) {
 // session otherwise.
 func nameTaken(name, status string) error {
 	if status == "active" {
-		return fmt.Errorf("it %w in tmux session %s", ErrRunning, name)
+		return runningIn(name)
 	}
 	return fmt.Errorf("%w: another tmux session is called %s (an orphan, or one made by hand); end it first", ErrNameTaken, name)
 }
+
+// runningIn is the refusal of a session that runs, in tmux session name.
+func runningIn(name string) error { return fmt.Errorf("it %w in tmux session %s", ErrRunning, name) }

@@ -12,10 +12,12 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"mas/internal/faketmux"
+	"mas/internal/safefile"
 	"mas/tmux"
 )
 
@@ -162,6 +164,16 @@ func TestResumeRefusals(t *testing.T) {
 		}, nil, "creation was interrupted", "a half-made session is prune's"},
 		{false, false, markerHeld, ErrBusy, "", "another process is creating or resuming it"},
 		{false, false, dirIsALink, nil, "is not a directory (a symbolic link?)", "a session directory that is a link"},
+		{false, false, func(t *testing.T, root string, s *Session, f *faketmux.Server) {
+			os.Symlink(filepath.Join(t.TempDir(), ".bashrc"), filepath.Join(s.Dir, "logs", "agent-21.log"))
+		}, safefile.ErrSymlink, "check logs directory: ", "attack: tmux would append agent 21's screen to what its log links to"},
+		{false, false, func(t *testing.T, root string, s *Session, f *faketmux.Server) {
+			syscall.Mkfifo(filepath.Join(s.Dir, "logs", "agent-22.log"), 0o600)
+		}, safefile.ErrNotRegular, "check logs directory: ", "a log that is a FIFO would block agent 22's pane"},
+		{false, false, func(t *testing.T, root string, s *Session, f *faketmux.Server) {
+			os.RemoveAll(filepath.Join(s.Dir, "logs"))
+			os.Symlink(t.TempDir(), filepath.Join(s.Dir, "logs"))
+		}, safefile.ErrSymlink, "check logs directory: ", "a logs directory that is a link"},
 		{false, false, func(t *testing.T, root string, s *Session, f *faketmux.Server) {
 			os.Remove(filepath.Join(root, "sessions", journalName))
 			os.Symlink("/dev/null", filepath.Join(root, "sessions", journalName))

@@ -29,6 +29,10 @@ type Spec struct {
 	Shell   string   // the user's shell, which runs the agent and stays after it
 }
 
+// AgentLog is the file in logDir that agent id's pane output is appended
+// to (Spec.LogDir).
+func AgentLog(logDir, id string) string { return filepath.Join(logDir, "agent-"+id+".log") }
+
 const paneFormat = "#{pane_id}"
 
 // AgentOption is the pane option that names the agent of a pane.
@@ -70,7 +74,7 @@ func Plan(s Spec) ([][]string, error) {
 			// Tag the new pane (the active one of its window) with its agent.
 			cmds = append(cmds, []string{"set-option", "-p", "-t", target, AgentOption, id})
 			if s.LogDir != "" {
-				log, err := syntax.Quote(filepath.Join(s.LogDir, "agent-"+id+".log"), syntax.LangPOSIX)
+				log, err := syntax.Quote(AgentLog(s.LogDir, id), syntax.LangPOSIX)
 				if err != nil {
 					return nil, fmt.Errorf("log directory: %w", err)
 				}
