@@ -4,50 +4,18 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"slices"
-	"strings"
 	"testing"
 
 	"mas/internal/layout"
-	"mas/tmux"
+	"mas/internal/tmuxtest"
 )
-
-// privateTmux gives the test a tmux server of its own (a fresh short
-// TMUX_TMPDIR, TMUX and TMUX_PANE removed), killed when the test ends.
-func privateTmux(t *testing.T) *tmux.Runner {
-	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("tmux is not installed")
-		}
-		t.Skip("tmux is not installed")
-	}
-	dir, err := os.MkdirTemp("/tmp", "mo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var env []string
-	for _, kv := range os.Environ() {
-		switch k, _, _ := strings.Cut(kv, "="); k {
-		case "TMUX", "TMUX_PANE", "TMUX_TMPDIR", "HOME":
-		default:
-			env = append(env, kv)
-		}
-	}
-	r := &tmux.Runner{Socket: "o", Env: append(env, "TMUX_TMPDIR="+dir, "HOME="+dir)}
-	t.Cleanup(func() {
-		r.Run(context.Background(), nil, "kill-server")
-		os.RemoveAll(dir)
-	})
-	return r
-}
 
 // TestOrphansOnTmux: on a real tmux server shared by two roots, with
 // sessions made by hand beside them, only this root's sessions without a
 // directory are orphans, and stopping one leaves every other session.
 func TestOrphansOnTmux(t *testing.T) {
-	r := privateTmux(t)
+	r := tmuxtest.Server(t)
 	ctx := context.Background()
 	root, other := t.TempDir(), t.TempDir()
 	create := func(root string) *Session {
@@ -128,7 +96,7 @@ func TestOrphansOnTmux(t *testing.T) {
 // TestEnvironmentsOnTmux: a session that ends between list-sessions and
 // the reading of the environments is left out, and the others are read.
 func TestEnvironmentsOnTmux(t *testing.T) {
-	r := privateTmux(t)
+	r := tmuxtest.Server(t)
 	ctx := context.Background()
 	for _, n := range []string{"a", "b", "c"} {
 		if _, err := r.Run(ctx, nil, "new-session", "-d", "-s", n, "-e", "WHO="+n, "sleep", "600"); err != nil {

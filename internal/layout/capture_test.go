@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"mas/internal/faketmux"
+	"mas/internal/tmuxtest"
 	"mas/tmux"
 )
 
@@ -156,34 +155,11 @@ func mustSnapshot(t *testing.T, c tmux.Client) []PaneInfo {
 	return panes
 }
 
-// realTmux is a tmux of the test's own: a private server on a fresh
-// TMUX_TMPDIR, killed when the test ends.
-func realTmux(t *testing.T) *tmux.Runner {
-	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("tmux is not installed")
-		}
-		t.Skip("tmux is not installed")
-	}
-	dir, err := os.MkdirTemp("/tmp", "ml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := []string{"TMUX_TMPDIR=" + dir, "HOME=" + dir, "SHELL=/bin/sh", "PATH=" + os.Getenv("PATH")}
-	r := &tmux.Runner{Socket: "t", Env: env}
-	t.Cleanup(func() {
-		r.Run(context.Background(), nil, "kill-server")
-		os.RemoveAll(dir)
-	})
-	return r
-}
-
 // TestCaptureRealTmux runs the capture against tmux: a pane that prints
 // tmux syntax and lines like markers, a pane closed after the listing,
 // and the pane after it.
 func TestCaptureRealTmux(t *testing.T) {
-	r := realTmux(t)
+	r := tmuxtest.Server(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	// Each pane prints, then says so through wait-for (latched: no race).
