@@ -14,10 +14,16 @@ var loginLine = regexp.MustCompile(`(?m)^\[INFO\] web page login URL \(one use\)
 
 // get sends a GET for target with header to h.
 func get(h http.Handler, target string, header ...string) *httptest.ResponseRecorder {
+	return send(h, "GET", target, header...)
+}
+
+// send sends a request without a body for target (a path is on addr) with
+// header, name and value pairs, to h.
+func send(h http.Handler, method, target string, header ...string) *httptest.ResponseRecorder {
 	if strings.HasPrefix(target, "/") {
 		target = "http://" + addr + target
 	}
-	req := httptest.NewRequest("GET", target, nil)
+	req := httptest.NewRequest(method, target, nil)
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}

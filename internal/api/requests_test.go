@@ -2,7 +2,6 @@ package api
 
 import (
 	"bytes"
-	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -16,24 +15,14 @@ func TestRequestLog(t *testing.T) {
 	var logins, requests bytes.Buffer
 	h := New(&fake{}, Options{Addr: addr, Token: token, Log: &logins, Requests: &requests})
 	code := loginLine.FindStringSubmatch(logins.String())[2]
-
-	send := func(method, target string, header ...string) *httptest.ResponseRecorder {
-		req := httptest.NewRequest(method, "http://"+addr+target, nil)
-		for i := 0; i+1 < len(header); i += 2 {
-			req.Header.Set(header[i], header[i+1])
-		}
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
-		return rec
-	}
-	send("GET", "/health", "Authorization", "Bearer "+token)
-	login := send("GET", "/login?code="+code)
+	send(h, "GET", "/health", "Authorization", "Bearer "+token)
+	login := send(h, "GET", "/login?code="+code)
 	cookie := login.Result().Cookies()[0]
-	send("GET", "/sessions", "Cookie", cookie.Name+"="+cookie.Value)
-	send("DELETE", "/sessions/3f0c2a9e?force=true", "Authorization", "Bearer "+token)
-	send("POST", "/sessions/3f0c2a9e/stop", "Origin", "http://evil.example")
-	send("GET", "/sessions", "Authorization", "Bearer wrong")
-	send("GET", "/sessions/%1b%5b2J")
+	send(h, "GET", "/sessions", "Cookie", cookie.Name+"="+cookie.Value)
+	send(h, "DELETE", "/sessions/3f0c2a9e?force=true", "Authorization", "Bearer "+token)
+	send(h, "POST", "/sessions/3f0c2a9e/stop", "Origin", "http://evil.example")
+	send(h, "GET", "/sessions", "Authorization", "Bearer wrong")
+	send(h, "GET", "/sessions/%1b%5b2J")
 
 	want := []string{
 		`GET /health 200`,
