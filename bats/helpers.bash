@@ -144,6 +144,14 @@ wait_agents() {
 	done
 }
 
+# start_team [ARGS...] runs mas start --no-attach ARGS, which must
+# succeed, and waits for the agents.
+start_team() {
+	run --separate-stderr mas start --no-attach "$@"
+	assert_success
+	wait_agents
+}
+
 # make_templates ROOT writes minimal unit and workflow templates under ROOT.
 make_templates() {
 	local nn

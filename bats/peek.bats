@@ -10,12 +10,6 @@ setup() {
 	make_templates "$WORK"
 }
 
-start_team() {
-	run --separate-stderr mas start --no-attach
-	assert_success
-	wait_agents
-}
-
 # shows NN TEXT waits (bounded) until agent NN's screen shows TEXT: the
 # stub shows what it reads, but tmux draws it a little later.
 shows() {

@@ -9,16 +9,6 @@ setup() {
 	make_templates "$WORK"
 }
 
-start_team() {
-	run --separate-stderr mas start --no-attach "$@"
-	assert_success
-	wait_agents
-}
-
-pane_of() {
-	tmux list-panes -a -F '#{pane_id} #{pane_current_path}' | awk -v nn="$1" '$2 ~ "/unit/" nn "$" { print $1; exit }'
-}
-
 @test "status of a complete session says running" {
 	skip_if_original "bug #11: the original counted one window's panes and said partial"
 	start_team
@@ -30,7 +20,7 @@ pane_of() {
 # bats test_tags=original
 @test "status says partial when an agent's pane is gone" {
 	start_team
-	tmux kill-pane -t "$(pane_of 31)"
+	tmux kill-pane -t "$(agent_pane 31)"
 	run --separate-stderr mas status
 	assert_line "Status: partial"
 }
@@ -47,8 +37,8 @@ pane_of() {
 @test "status --detail shows each agent: running, exited (shell only) or missing" {
 	skip_if_original "bug #12, #13: process-name checks and a deleted function"
 	start_team
-	tmux respawn-pane -k -t "$(pane_of 12)" -c "$WORK/unit/12" -- /bin/sh
-	tmux kill-pane -t "$(pane_of 33)"
+	tmux respawn-pane -k -t "$(agent_pane 12)" -c "$WORK/unit/12" -- /bin/sh
+	tmux kill-pane -t "$(agent_pane 33)"
 	run --separate-stderr mas status --detail
 	assert_success
 	assert_line "Session: mas-tmux"
