@@ -74,12 +74,7 @@ func TestRemove(t *testing.T) {
 			if want := fmt.Sprintf("%s:removed:%d\n", s.ID, testNow.Unix()); !strings.HasSuffix(string(journal), want) {
 				t.Errorf("journal %q, want it to end with %q", journal, want)
 			}
-			var kills int
-			for _, c := range rec.Calls()[calls:] {
-				if c[0] == "kill-session" {
-					kills++
-				}
-			}
+			kills := len(callsTo(rec, calls, "kill-session"))
 			if (kills > 0) != tt.killed || f.Has(s.TmuxName) != tt.left {
 				t.Errorf("%d kill-session calls, a tmux session %s left: %v", kills, s.TmuxName, f.Has(s.TmuxName))
 			}

@@ -85,11 +85,13 @@ func state(t *testing.T, root string, f *faketmux.Server) []string {
 	return append(out, "tmux: "+strings.TrimSpace(string(sessions)))
 }
 
-// newSessions are the tmux commands of the calls that create a session.
-func newSessions(rec *tmux.Recorder) [][]string {
+// callsTo are the calls rec recorded, from the from-th on, that begin
+// with the tmux command cmd (new-session: the batch that builds a
+// session).
+func callsTo(rec *tmux.Recorder, from int, cmd string) [][]string {
 	var out [][]string
-	for _, c := range rec.Calls() {
-		if c[0] == "new-session" {
+	for _, c := range rec.Calls()[from:] {
+		if c[0] == cmd {
 			out = append(out, c)
 		}
 	}
@@ -108,7 +110,7 @@ func TestResumeBringsTheSessionBack(t *testing.T) {
 	}
 	// The very batch Create ran: same panes, directories, environment,
 	// agent command and pane logs.
-	if batches := newSessions(rec); len(batches) != 2 || !slices.Equal(batches[0], batches[1]) {
+	if batches := callsTo(rec, 0, "new-session"); len(batches) != 2 || !slices.Equal(batches[0], batches[1]) {
 		t.Errorf("resume built %q, create %q", batches[len(batches)-1], batches[0])
 	}
 	loaded, err := Load(root, s.ID)
@@ -216,10 +218,8 @@ func checkRefusals(t *testing.T, rows []refusal, verb func(root string, s *Sessi
 			if after := state(t, root, f); !slices.Equal(before, after) {
 				t.Errorf("a refusal changed something:\nbefore %q\nafter  %q", before, after)
 			}
-			for _, c := range rec.Calls()[calls:] {
-				if c[0] == "kill-session" {
-					t.Errorf("a refusal killed a tmux session: %q", c)
-				}
+			if kills := callsTo(rec, calls, "kill-session"); len(kills) > 0 {
+				t.Errorf("a refusal killed a tmux session: %q", kills)
 			}
 		})
 	}
@@ -359,7 +359,7 @@ func TestOnlyOneOfTwoResumesGoesOn(t *testing.T) {
 	if _, err := Resume(ctx, resumeOptions(root, s, rec)); !errors.Is(err, ErrRunning) {
 		t.Errorf("resume once resumed: %v, want ErrRunning", err)
 	}
-	if n := len(newSessions(rec)); n != 2 || !f.Has(s.TmuxName) {
+	if n := len(callsTo(rec, 0, "new-session")); n != 2 || !f.Has(s.TmuxName) {
 		t.Errorf("%d new-session calls (create, first resume), running %v", n, f.Has(s.TmuxName))
 	}
 }
@@ -389,9 +389,7 @@ func TestResumeLeavesATmuxSessionMadeMeanwhile(t *testing.T) {
 	if after := state(t, root, f); !slices.Equal(before, after) {
 		t.Errorf("changed:\nbefore %q\nafter  %q", before, after)
 	}
-	for _, c := range rec.Calls()[calls:] {
-		if c[0] == "kill-session" {
-			t.Errorf("killed: %q", c)
-		}
+	if kills := callsTo(rec, calls, "kill-session"); len(kills) > 0 {
+		t.Errorf("killed: %q", kills)
 	}
 }
