@@ -15,7 +15,7 @@ import (
 
 // New returns an empty server and a Recorder it answers.
 func New() (*Server, *tmux.Recorder) {
-	f := &Server{idle: map[string]bool{}, screens: map[string][]string{}, gone: map[string]bool{}, ids: map[string]int{}, env: map[string][]string{}}
+	f := &Server{idle: map[string]bool{}, screens: map[pane][]string{}, gone: map[pane]bool{}, ids: map[string]int{}, env: map[string][]string{}}
 	return f, &tmux.Recorder{Respond: f.Respond}
 }
 
@@ -37,8 +37,8 @@ type Server struct {
 	env      map[string][]string // session environments, KEY=VALUE
 	next     int                 // last pane number handed out
 	nextID   int                 // next session id
-	screens  map[string][]string // "session agent": the text of the agent's pane
-	gone     map[string]bool     // "session agent": the agent's pane was closed
+	screens  map[pane][]string   // the text of an agent's pane
+	gone     map[pane]bool       // the agent's pane was closed
 }
 
 // SetScreen sets the text of the pane of an agent of a session, history
@@ -46,18 +46,26 @@ type Server struct {
 func (f *Server) SetScreen(session, agent string, lines ...string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.screens[session+" "+agent] = lines
+	f.screens[pane{session, agent}] = lines
 }
 
 // RemovePane closes the pane of an agent of a session.
 func (f *Server) RemovePane(session, agent string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.gone[session+" "+agent] = true
+	f.gone[pane{session, agent}] = true
 }
 
-// paneID is the id of an agent's pane in the i-th session.
-func paneID(i int, agent string) string { return fmt.Sprintf("%%%d%s", i, agent) }
+// pane is the pane of an agent of a session.
+type pane struct{ session, agent string }
+
+// sessionID is the id ($N) of a session, which tmux never gives another.
+func (f *Server) sessionID(name string) string { return fmt.Sprintf("$%d", f.ids[name]) }
+
+// paneID is the id of an agent's pane in a session: %<N of $N><agent>.
+func (f *Server) paneID(session, agent string) string {
+	return fmt.Sprintf("%%%d%s", f.ids[session], agent)
+}
 
 // Add starts sessions.
 func (f *Server) Add(names ...string) {
@@ -86,7 +94,7 @@ func (f *Server) add(name string, env []string) {
 // find returns the session a target names: =name or $N.
 func (f *Server) find(target string) (string, bool) {
 	for _, s := range f.sessions {
-		if target == "="+s || target == fmt.Sprintf("$%d", f.ids[s]) {
+		if target == "="+s || target == f.sessionID(s) {
 			return s, true
 		}
 	}
@@ -118,18 +126,18 @@ func (f *Server) Respond(args []string) ([]byte, error) {
 			return nil, missing(args, "no server running on /tmp/x")
 		}
 		var b strings.Builder
-		for i, s := range f.sessions {
+		for _, s := range f.sessions {
 			command := "claude"
 			if f.idle[s] {
 				command = "bash"
 			}
 			for _, ag := range roster.All() {
-				if f.gone[s+" "+ag.ID] {
+				if f.gone[pane{s, ag.ID}] {
 					continue
 				}
 				wi := slices.IndexFunc(roster.Windows(), func(w roster.Window) bool { return w.Name == ag.Window })
-				fmt.Fprintf(&b, "$%d\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t0\t1700000000\t0\t/w\n",
-					f.ids[s], s, ag.Window, wi, ag.Pane, paneID(i, ag.ID), ag.ID, command)
+				fmt.Fprintf(&b, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t0\t1700000000\t0\t/w\n",
+					f.sessionID(s), s, ag.Window, wi, ag.Pane, f.paneID(s, ag.ID), ag.ID, command)
 			}
 		}
 		return []byte(b.String()), nil
@@ -143,7 +151,7 @@ func (f *Server) Respond(args []string) ([]byte, error) {
 		}
 		var b strings.Builder
 		for _, s := range f.sessions {
-			b.WriteString(strings.NewReplacer("#{session_name}", s, "#{session_id}", fmt.Sprintf("$%d", f.ids[s]),
+			b.WriteString(strings.NewReplacer("#{session_name}", s, "#{session_id}", f.sessionID(s),
 				"#{session_created}", "1700000000").Replace(format) + "\n")
 		}
 		return []byte(b.String()), nil
@@ -220,12 +228,12 @@ func (f *Server) capture(args []string) ([]byte, error) {
 
 // screen is the text of a pane, found by its id.
 func (f *Server) screen(id string) ([]string, bool) {
-	for i, s := range f.sessions {
+	for _, s := range f.sessions {
 		for _, ag := range roster.All() {
-			if paneID(i, ag.ID) != id || f.gone[s+" "+ag.ID] {
+			if f.paneID(s, ag.ID) != id || f.gone[pane{s, ag.ID}] {
 				continue
 			}
-			if lines, ok := f.screens[s+" "+ag.ID]; ok {
+			if lines, ok := f.screens[pane{s, ag.ID}]; ok {
 				return lines, true
 			}
 			return []string{fmt.Sprintf("agent %s of %s", ag.ID, s)}, true
