@@ -25,7 +25,7 @@ type CreateOptions struct {
 	Root     string // the project directory: unit/, workflows/ and .mas_session live here
 	Project  string // PROJECT_NAME, or "" for mas-tmux
 	SkipInit bool   // do not fill a missing unit directory from the templates
-	PaneLogs bool   // append each pane's output to LogDir(Root)/agent-NN.log
+	PaneLogs bool   // append each pane's output to Root/logs/agent-NN.log
 	Command  string // agent command
 	Shell    string // the user's shell
 	Tmux     tmux.Client

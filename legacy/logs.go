@@ -12,17 +12,14 @@ import (
 	"mas/internal/safefile"
 )
 
-// LogDir is where a legacy session's panes are logged with MAS_PANE_LOGS:
-// root/logs/agent-NN.log, appended to by every session of the project.
-func LogDir(root string) string { return filepath.Join(root, "logs") }
-
-// paneLogs readies LogDir(root) for the panes' logs: it is made, 0700,
-// when missing (made then says so). tmux appends to each log with the
-// shell's ">>", which follows links and waits on a FIFO: a directory that
-// is a link or no directory, or an agent's log that is a link or not a
-// regular file, is refused before anything starts.
+// paneLogs readies root/logs for the panes' logs, agent-NN.log, which
+// every session of the project appends to: it is made, 0700, when missing
+// (made then says so). tmux appends to each log with the shell's ">>",
+// which follows links and waits on a FIFO: a directory that is a link or
+// no directory, or an agent's log that is a link or not a regular file, is
+// refused before anything starts.
 func paneLogs(root string) (dir string, made bool, err error) {
-	dir = LogDir(root)
+	dir = filepath.Join(root, "logs")
 	if err := safefile.CheckDir(dir); err != nil {
 		return "", false, fmt.Errorf("pane logs: %w", err)
 	}

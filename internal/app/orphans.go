@@ -44,6 +44,6 @@ func (a *App) LogOrphans(ctx context.Context) {
 	}
 	for _, o := range orphans {
 		a.warnf("orphaned tmux session %s: the directory of its session %s is gone from %s; end it with: mas session stop %s",
-			o.Name, o.SessionID, filepath.Join(root, "sessions"), o.Name)
+			o.Name, o.SessionID, filepath.Dir(isolated.Dir(root, o.SessionID)), o.Name)
 	}
 }
