@@ -212,6 +212,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.requests.log(r, sw.code(), time.Since(start))
 }
 
+// serve is ServeHTTP without the request log.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	secureHeaders(w.Header())
 	if status, msg := s.origin.refusal(r); status != 0 {

@@ -21,6 +21,7 @@ type requestLog struct {
 // not the log's to keep whole.
 const maxLogged = 200
 
+// capped cuts s to maxLogged bytes, marking the cut.
 func capped(s string) string {
 	if len(s) > maxLogged {
 		return s[:maxLogged] + "..."
@@ -28,6 +29,7 @@ func capped(s string) string {
 	return s
 }
 
+// log writes the line of request r, answered with status after d.
 func (l *requestLog) log(r *http.Request, status int, d time.Duration) {
 	client, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {

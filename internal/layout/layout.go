@@ -202,6 +202,7 @@ func Kill(ctx context.Context, c tmux.Client, name string) error {
 // ended is not an error.
 func KillID(ctx context.Context, c tmux.Client, id string) error { return kill(ctx, c, id) }
 
+// kill ends the session target names; one already gone is not an error.
 func kill(ctx context.Context, c tmux.Client, target string) error {
 	_, err := c.Run(ctx, nil, "kill-session", "-t", target)
 	if err != nil && isMissing(err) {
