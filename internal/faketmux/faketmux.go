@@ -122,39 +122,9 @@ func (f *Server) Respond(args []string) ([]byte, error) {
 	case "-V":
 		return []byte("tmux 3.4\n"), nil
 	case "list-panes":
-		if len(f.sessions) == 0 {
-			return nil, missing(args, "no server running on /tmp/x")
-		}
-		var b strings.Builder
-		for _, s := range f.sessions {
-			command := "claude"
-			if f.idle[s] {
-				command = "bash"
-			}
-			for _, ag := range roster.All() {
-				if f.gone[pane{s, ag.ID}] {
-					continue
-				}
-				wi := slices.IndexFunc(roster.Windows(), func(w roster.Window) bool { return w.Name == ag.Window })
-				fmt.Fprintf(&b, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t0\t1700000000\t0\t/w\n",
-					f.sessionID(s), s, ag.Window, wi, ag.Pane, f.paneID(s, ag.ID), ag.ID, command)
-			}
-		}
-		return []byte(b.String()), nil
+		return f.listPanes(args)
 	case "list-sessions":
-		if len(f.sessions) == 0 {
-			return nil, missing(args, "no server running on /tmp/x")
-		}
-		format := "#{session_name}"
-		if i := slices.Index(args, "-F"); i >= 0 {
-			format = args[i+1]
-		}
-		var b strings.Builder
-		for _, s := range f.sessions {
-			b.WriteString(strings.NewReplacer("#{session_name}", s, "#{session_id}", f.sessionID(s),
-				"#{session_created}", "1700000000").Replace(format) + "\n")
-		}
-		return []byte(b.String()), nil
+		return f.listSessions(args)
 	case "if-shell":
 		return f.capture(args)
 	case "has-session":
@@ -169,28 +139,76 @@ func (f *Server) Respond(args []string) ([]byte, error) {
 		}
 		return nil, missing(args, "can't find session: "+strings.TrimPrefix(args[2], "="))
 	case "new-session":
-		name := args[slices.Index(args, "-s")+1]
-		if slices.Contains(f.sessions, name) {
-			return nil, missing(args, "duplicate session: "+name)
-		}
-		var env []string
-		for i, a := range args {
-			if a == "--" || a == ";" {
-				break
-			}
-			if a == "-e" {
-				env = append(env, args[i+1])
-			}
-		}
-		f.add(name, env)
-		var b strings.Builder
-		for range roster.All() {
-			f.next++
-			fmt.Fprintf(&b, "%%%d\n", f.next)
-		}
-		return []byte(b.String()), nil
+		return f.newSession(args)
 	}
 	return nil, nil
+}
+
+// listPanes answers list-panes -a with every pane of every session, in
+// the tab-separated format of layout.Snapshot.
+func (f *Server) listPanes(args []string) ([]byte, error) {
+	if len(f.sessions) == 0 {
+		return nil, missing(args, "no server running on /tmp/x")
+	}
+	var b strings.Builder
+	for _, s := range f.sessions {
+		command := "claude"
+		if f.idle[s] {
+			command = "bash"
+		}
+		for _, ag := range roster.All() {
+			if f.gone[pane{s, ag.ID}] {
+				continue
+			}
+			wi := slices.IndexFunc(roster.Windows(), func(w roster.Window) bool { return w.Name == ag.Window })
+			fmt.Fprintf(&b, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t0\t1700000000\t0\t/w\n",
+				f.sessionID(s), s, ag.Window, wi, ag.Pane, f.paneID(s, ag.ID), ag.ID, command)
+		}
+	}
+	return []byte(b.String()), nil
+}
+
+// listSessions answers list-sessions, its -F format filled with the
+// session's name, id and creation time.
+func (f *Server) listSessions(args []string) ([]byte, error) {
+	if len(f.sessions) == 0 {
+		return nil, missing(args, "no server running on /tmp/x")
+	}
+	format := "#{session_name}"
+	if i := slices.Index(args, "-F"); i >= 0 {
+		format = args[i+1]
+	}
+	var b strings.Builder
+	for _, s := range f.sessions {
+		b.WriteString(strings.NewReplacer("#{session_name}", s, "#{session_id}", f.sessionID(s),
+			"#{session_created}", "1700000000").Replace(format) + "\n")
+	}
+	return []byte(b.String()), nil
+}
+
+// newSession answers the batch of layout.Create: a session with the
+// environment its -e options set, and thirteen pane ids.
+func (f *Server) newSession(args []string) ([]byte, error) {
+	name := args[slices.Index(args, "-s")+1]
+	if slices.Contains(f.sessions, name) {
+		return nil, missing(args, "duplicate session: "+name)
+	}
+	var env []string
+	for i, a := range args {
+		if a == "--" || a == ";" {
+			break
+		}
+		if a == "-e" {
+			env = append(env, args[i+1])
+		}
+	}
+	f.add(name, env)
+	var b strings.Builder
+	for range roster.All() {
+		f.next++
+		fmt.Fprintf(&b, "%%%d\n", f.next)
+	}
+	return []byte(b.String()), nil
 }
 
 // capture answers the batch of layout.Capture: per pane, an "if-shell -F
