@@ -115,7 +115,7 @@ func create(ctx context.Context, o CreateOptions, id string) (*Session, error) {
 	return s, nil
 }
 
-// undoList is what a create has done so far.
+// undoList is what a create, resume or remove has done so far.
 type undoList []func(context.Context)
 
 func (u *undoList) add(f func(context.Context)) { *u = append(*u, f) }

@@ -102,18 +102,18 @@ func moveAside(ctx context.Context, c tmux.Client, root, id string, now time.Tim
 	case running:
 		return "", runningIn(s.TmuxName)
 	}
+	var undo undoList
 	trash, err := os.MkdirTemp(sessionsDir(root), ".removing-"+id[:8]+"-")
 	if err != nil {
 		return "", &StepError{"move session directory aside", err}
 	}
+	undo.add(func(context.Context) { os.Remove(trash) })
 	if err := os.Rename(s.Dir, filepath.Join(trash, id)); err != nil {
-		os.Remove(trash)
-		return "", &StepError{"move session directory aside", err}
+		return "", undo.fail(ctx, "move session directory aside", err)
 	}
+	undo.add(func(context.Context) { os.Rename(filepath.Join(trash, id), s.Dir) })
 	if err := recordLocked(root, indexEntry{SessionID: id}, "removed", now, warn); err != nil {
-		os.Rename(filepath.Join(trash, id), s.Dir)
-		os.Remove(trash)
-		return "", &StepError{"unregister session", err}
+		return "", undo.fail(ctx, "unregister session", err)
 	}
 	return trash, nil
 }

@@ -109,3 +109,41 @@ func TestRemoveRefusals(t *testing.T) {
 		return err
 	})
 }
+
+// TestRemoveMovesTheDirectoryBack: when the index cannot be read once the
+// directory is aside, the directory goes back where it was, and nothing
+// is journaled.
+func TestRemoveMovesTheDirectoryBack(t *testing.T) {
+	root, s, _, rec := stoppedSession(t, false)
+	index := filepath.Join(root, "sessions", indexName)
+	inner, checks := rec.Respond, 0
+	rec.Respond = func(args []string) ([]byte, error) {
+		if args[0] == "has-session" {
+			// The second check is made under the registry lock, after
+			// the registry files were checked: the index turns into a
+			// directory, which cannot be read.
+			if checks++; checks == 2 {
+				os.Remove(index)
+				os.Mkdir(index, 0o700)
+			}
+		}
+		return inner(args)
+	}
+	_, err := Remove(context.Background(), rec, root, s.ID, false, testNow, nil)
+	var step *StepError
+	if !errors.As(err, &step) || step.Step != "unregister session" {
+		t.Fatalf("err = %v, want a failure to unregister", err)
+	}
+	if l, err := Load(root, s.ID); err != nil || l.Dir != s.Dir {
+		t.Errorf("the session after the failure: %+v, %v; want it back in %s", l, err, s.Dir)
+	}
+	entries, _ := os.ReadDir(filepath.Join(root, "sessions"))
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".removing-") {
+			t.Errorf("left in sessions/: %s", e.Name())
+		}
+	}
+	if journal, _ := os.ReadFile(filepath.Join(root, "sessions", journalName)); strings.Contains(string(journal), ":removed:") {
+		t.Errorf("journal %q", journal)
+	}
+}
