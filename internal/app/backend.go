@@ -70,14 +70,18 @@ func (b Backend) find(ref string) (string, string, error) {
 	return root, id, asAPIError(err)
 }
 
-// asAPIError gives an unknown or malformed session its status, keeping the
-// error it was made from.
+// asAPIError gives an error of a session verb its status, keeping the
+// error it was made from: a malformed id is invalid, an unknown session
+// not found, and a session that runs, is being created or resumed, or
+// whose tmux name is taken, a conflict.
 func asAPIError(err error) error {
 	switch {
 	case errors.Is(err, isolated.ErrMalformedID):
 		return fmt.Errorf("%w: %w", api.ErrInvalid, err)
 	case errors.Is(err, isolated.ErrNoSession):
 		return fmt.Errorf("%w: %w", api.ErrNotFound, err)
+	case errors.Is(err, isolated.ErrRunning), errors.Is(err, isolated.ErrBusy), errors.Is(err, isolated.ErrNameTaken):
+		return fmt.Errorf("%w: %w", api.ErrConflict, err)
 	}
 	return err
 }
@@ -122,7 +126,7 @@ func (b Backend) Resume(ctx context.Context, ref string) (*api.Session, error) {
 		return nil, err
 	}
 	if _, err := b.a.resumeIsolated(ctx, root, id); err != nil {
-		return nil, refusal(err)
+		return nil, asAPIError(err)
 	}
 	return b.Session(ctx, id)
 }
@@ -134,22 +138,11 @@ func (b Backend) Remove(ctx context.Context, ref string, force bool) (string, er
 	}
 	if _, err := b.a.removeIsolated(ctx, root, id, force); err != nil {
 		if errors.Is(err, isolated.ErrRunning) {
-			return "", fmt.Errorf("%w: %v; stop it first, or add ?force=true", api.ErrConflict, err)
+			err = fmt.Errorf("%w; stop it first, or add ?force=true", err)
 		}
-		return "", refusal(err)
+		return "", asAPIError(err)
 	}
 	return id, nil
-}
-
-// refusal makes a session that runs, is being created or resumed, or
-// whose tmux name is taken, an API conflict.
-func refusal(err error) error {
-	for _, e := range []error{isolated.ErrRunning, isolated.ErrBusy, isolated.ErrNameTaken} {
-		if errors.Is(err, e) {
-			return fmt.Errorf("%w: %v", api.ErrConflict, err)
-		}
-	}
-	return err
 }
 
 func (b Backend) Message(ctx context.Context, m api.MessageRequest) (*api.MessageResult, error) {
