@@ -165,8 +165,7 @@ func checkUnits(unitDir string) error {
 
 // ensureLogDir makes the logs directory of the session in dir when it is
 // missing, and reports whether it made it; pane logs are never written
-// through a link: neither the directory nor an agent's log (left by the
-// session's first run, where its agents work) may be one.
+// through a link.
 func ensureLogDir(dir string) (made bool, err error) {
 	logs := filepath.Join(dir, "logs")
 	fi, err := os.Lstat(logs)
@@ -178,7 +177,7 @@ func ensureLogDir(dir string) (made bool, err error) {
 	case !fi.IsDir():
 		return false, fmt.Errorf("%s is not a directory (a symbolic link?)", logs)
 	}
-	return false, layout.CheckLogs(logs)
+	return false, nil
 }
 
 // nameTaken is the refusal of a resume whose tmux name exists: the

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -161,16 +160,6 @@ func TestResumeRefusals(t *testing.T) {
 		{false, false, func(t *testing.T, root string, s *Session, f *faketmux.Server) {
 			rewrite(t, s, "STATUS", "creating")
 		}, nil, "creation was interrupted", "a half-made session is prune's"},
-		{false, false, func(t *testing.T, root string, s *Session, f *faketmux.Server) {
-			log := filepath.Join(s.Dir, "logs", "agent-21.log")
-			os.Remove(log)
-			os.Symlink(filepath.Join(t.TempDir(), "outside"), log)
-		}, nil, "agent-21.log: is a symbolic link", "an agent's log that is a link: tmux's >> would append outside the session"},
-		{false, false, func(t *testing.T, root string, s *Session, f *faketmux.Server) {
-			log := filepath.Join(s.Dir, "logs", "agent-22.log")
-			os.Remove(log)
-			syscall.Mkfifo(log, 0o600)
-		}, nil, "agent-22.log: not a regular file", "an agent's log that is a FIFO: tmux's >> would wait on it"},
 		{false, false, markerHeld, ErrBusy, "", "another process is creating or resuming it"},
 		{false, false, dirIsALink, nil, "is not a directory (a symbolic link?)", "a session directory that is a link"},
 		{false, false, func(t *testing.T, root string, s *Session, f *faketmux.Server) {

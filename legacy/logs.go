@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"mas/internal/layout"
 	"mas/internal/roster"
 	"mas/internal/safefile"
 )
@@ -32,11 +31,15 @@ func paneLogs(root string) (dir string, made bool, err error) {
 	case !errors.Is(err, fs.ErrExist):
 		return "", false, fmt.Errorf("pane logs: %w", err)
 	}
-	if err := layout.CheckLogs(dir); err != nil {
-		return "", false, fmt.Errorf("pane logs: %w", err)
+	for _, id := range roster.IDs() {
+		if err := safefile.CheckReplaceable(agentLog(dir, id)); err != nil {
+			return "", false, fmt.Errorf("pane logs: %w", err)
+		}
 	}
 	return dir, made, nil
 }
+
+func agentLog(dir, id string) string { return filepath.Join(dir, "agent-"+id+".log") }
 
 // removePaneLogs undoes paneLogs for a start that failed: the logs that
 // are still empty, then the directory, when it made it and it is empty.
@@ -45,8 +48,8 @@ func removePaneLogs(dir string, made bool) {
 		return
 	}
 	for _, id := range roster.IDs() {
-		if fi, err := os.Lstat(layout.LogFile(dir, id)); err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
-			os.Remove(layout.LogFile(dir, id))
+		if fi, err := os.Lstat(agentLog(dir, id)); err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
+			os.Remove(agentLog(dir, id))
 		}
 	}
 	os.Remove(dir)

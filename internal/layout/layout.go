@@ -13,7 +13,6 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"mas/internal/roster"
-	"mas/internal/safefile"
 	"mas/tmux"
 )
 
@@ -69,7 +68,7 @@ func Plan(s Spec) ([][]string, error) {
 			// Tag the new pane (the active one of its window) with its agent.
 			cmds = append(cmds, []string{"set-option", "-p", "-t", target, AgentOption, id})
 			if s.LogDir != "" {
-				log, err := syntax.Quote(LogFile(s.LogDir, id), syntax.LangPOSIX)
+				log, err := syntax.Quote(filepath.Join(s.LogDir, "agent-"+id+".log"), syntax.LangPOSIX)
 				if err != nil {
 					return nil, fmt.Errorf("log directory: %w", err)
 				}
@@ -140,23 +139,6 @@ func programOf(command string) string {
 		return ""
 	}
 	return lit.Value
-}
-
-// LogFile is the file, in a Spec's LogDir, to which agent id's pane
-// output is appended.
-func LogFile(dir, id string) string { return filepath.Join(dir, "agent-"+id+".log") }
-
-// CheckLogs makes sure that tmux can append the agents' pane output to
-// their logs in dir without harm: it appends with the shell's ">>", which
-// follows a link (and would write outside dir) and waits on a FIFO, so
-// each agent's log must be a regular file or missing.
-func CheckLogs(dir string) error {
-	for _, id := range roster.IDs() {
-		if err := safefile.CheckReplaceable(LogFile(dir, id)); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func checkName(name string) error {
