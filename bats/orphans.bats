@@ -93,7 +93,7 @@ by_hand() {
 	[ "$(tmux ls -F '#{session_name}' | sort)" = "$(grep -vx "$mine" <<<"$before")" ]
 }
 
-@test "stopping a stopped session never kills another root's running session of the same id" {
+@test "a stopped session's id never reaches another root's running session of the same id" {
 	local other="$BATS_TEST_TMPDIR/other" id=0fccadef-1111-4111-8111-111111111111
 	MAS_SESSION_ID="$id" mas session create --no-attach >/dev/null 2>&1 || fail "create under ROOT"
 	mas session stop "$id" 2>/dev/null || fail "stop under ROOT"
@@ -105,6 +105,13 @@ by_hand() {
 		assert_success
 		tmux has-session -t "=mas-${id:0:8}" || fail "session stop $ref killed $other's session"
 	done
+	for cmd in "send 00 hello" "peek 00" status; do
+		# shellcheck disable=SC2086 # the command's words
+		MAS_SESSION_ID="$id" run --separate-stderr mas $cmd
+		assert_failure 1
+		assert_equal "$stderr" "mas: MAS_SESSION_ID: session $id (tmux mas-${id:0:8}) is not running"
+	done
+	[ "$(MAS_ROOT="$other" MAS_SESSION_ID="$id" mas peek 00 | grep -c hello)" = 0 ] || fail "hello reached $other's agent 00"
 	run --separate-stderr mas stop --force
 	assert_success
 	tmux has-session -t "=mas-${id:0:8}" || fail "stop killed $other's session"
