@@ -93,6 +93,34 @@ by_hand() {
 	[ "$(tmux ls -F '#{session_name}' | sort)" = "$(grep -vx "$mine" <<<"$before")" ]
 }
 
+@test "a stopped session's id never reaches another root's running session of the same id" {
+	local other="$BATS_TEST_TMPDIR/other" id=0fccadef-1111-4111-8111-111111111111
+	MAS_SESSION_ID="$id" mas session create --no-attach >/dev/null 2>&1 || fail "create under ROOT"
+	mas session stop "$id" 2>/dev/null || fail "stop under ROOT"
+	# The id is free to run again: another root takes it (MAS_SESSION_ID
+	# chosen by hand, or a copy of the root).
+	MAS_ROOT="$other" MAS_SESSION_ID="$id" mas session create --no-attach >/dev/null 2>&1 || fail "create under $other"
+	for ref in "$id" "${id:0:8}" "mas-${id:0:8}"; do
+		run --separate-stderr mas session stop "$ref"
+		assert_success
+		tmux has-session -t "=mas-${id:0:8}" || fail "session stop $ref killed $other's session"
+	done
+	for cmd in "send 00 hello" "peek 00" status; do
+		# shellcheck disable=SC2086 # the command's words
+		MAS_SESSION_ID="$id" run --separate-stderr mas $cmd
+		assert_failure 1
+		assert_equal "$stderr" "mas: MAS_SESSION_ID: session $id (tmux mas-${id:0:8}) is not running"
+	done
+	[ "$(MAS_ROOT="$other" MAS_SESSION_ID="$id" mas peek 00 | grep -c hello)" = 0 ] || fail "hello reached $other's agent 00"
+	run --separate-stderr mas stop --force
+	assert_success
+	tmux has-session -t "=mas-${id:0:8}" || fail "stop killed $other's session"
+	MAS_ROOT="$other" run --separate-stderr mas session stop "$id"
+	assert_success
+	run tmux has-session -t "=mas-${id:0:8}"
+	assert_failure
+}
+
 @test "session list reads the orphans' environments in one tmux call" {
 	orphan_of "$ROOT" >/dev/null
 	orphan_of "$ROOT" >/dev/null

@@ -199,3 +199,47 @@ func TestOrphansReadsDirectoriesAgain(t *testing.T) {
 		t.Errorf("calls %q, want the environments read", racing.Calls())
 	}
 }
+
+// TestStopLeavesOthersTmuxSession: the tmux session that has a session's
+// name is killed by its stop only when its environment does not say that
+// it is another session's. Two roots can hold the same id (MAS_SESSION_ID
+// chosen by hand, a copied root), and only one of them can run: stopping
+// the stopped one killed the other root's running agents.
+func TestStopLeavesOthersTmuxSession(t *testing.T) {
+	const id = "0fccadef-d5b3-4715-834e-ea1ea85fc19e"
+	link := filepath.Join(t.TempDir(), "link")
+	env := func(root, mode, id string) []string {
+		return []string{"MAS_WORKSPACE_ROOT=" + root, "MAS_SESSION_MODE=" + mode, "MAS_SESSION_ID=" + id}
+	}
+	tests := []struct {
+		env    func(root string) []string
+		killed bool
+		why    string
+	}{
+		{func(root string) []string { return env(root, "isolated", id) }, true, "its own tmux session"},
+		{func(string) []string { return env(link, "isolated", id) }, true, "its own, the root spelled through a link"},
+		{func(string) []string { return nil }, true, "no environment: the original tool's session, stopped as before"},
+		{func(string) []string { return env(t.TempDir(), "isolated", id) }, false, "another root's session of the same id"},
+		{func(root string) []string { return env(root, "isolated", id[:9]+"0000-4000-8000-000000000000") }, false, "another session of the same 8 characters"},
+		{func(root string) []string { return env(root, "legacy", "") }, false, "a legacy session of a project with an 8-hex name"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.why, func(t *testing.T) {
+			root := t.TempDir()
+			os.Remove(link)
+			if err := os.Symlink(root, link); err != nil {
+				t.Fatal(err)
+			}
+			writeSession(t, root, id, func(_, line string) string { return line })
+			f, rec := faketmux.New()
+			f.AddEnv(TmuxName(id), tt.env(root)...)
+			s, err := Stop(context.Background(), rec, root, id, testNow, nil)
+			if err != nil || s.Status != "stopped" {
+				t.Fatalf("Stop = %+v, %v", s, err)
+			}
+			if f.Has(TmuxName(id)) == tt.killed {
+				t.Errorf("tmux session %s running: %v, want killed %v", TmuxName(id), f.Has(TmuxName(id)), tt.killed)
+			}
+		})
+	}
+}

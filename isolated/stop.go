@@ -3,6 +3,7 @@ package isolated
 import (
 	"context"
 	"io"
+	"slices"
 	"time"
 
 	"mas/internal/layout"
@@ -15,7 +16,9 @@ import (
 // error. Warnings (a rebuilt index) go to warn.
 //
 // The tmux session killed is always mas-<first 8 characters of id>,
-// whatever the .session file says. A .session that cannot be read or is
+// whatever the .session file says, and only when the environment its
+// creator set on it does not say that it is another session (see
+// killOwn). A .session that cannot be read or is
 // inconsistent is left as it is, and nothing is recorded: the tmux session
 // is killed and a *RecordError says why the stop was not written down.
 // When the files cannot be written (a read-only or full disk), the tmux
@@ -24,7 +27,7 @@ import (
 func Stop(ctx context.Context, c tmux.Client, root, id string, now time.Time, warn io.Writer) (*Session, error) {
 	name := TmuxName(id)
 	s, loadErr := Load(root, id)
-	if err := layout.Kill(ctx, c, name); err != nil {
+	if err := killOwn(ctx, c, root, id); err != nil {
 		return nil, &StepError{"kill tmux session " + name, err}
 	}
 	if loadErr != nil {
@@ -39,6 +42,39 @@ func Stop(ctx context.Context, c tmux.Client, root, id string, now time.Time, wa
 	}
 	s.logEvent(now, "stopped")
 	return s, nil
+}
+
+// killOwn kills the tmux session named after session id of root, unless
+// its environment says that it is another session: of another root (which
+// can hold the same id, chosen by hand or copied), with another id, or not
+// isolated. A session whose creator set none of these variables (the
+// original tool) is killed, as it always was. It is killed by its tmux ID,
+// so that a session that took the name since it was read is not.
+func killOwn(ctx context.Context, c tmux.Client, root, id string) error {
+	sessions, err := layout.ListSessions(ctx, c)
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(sessions, func(s layout.Ref) bool { return s.Name == TmuxName(id) })
+	if i < 0 {
+		return nil
+	}
+	ref := sessions[i].ID
+	envs, err := layout.Environments(ctx, c, []string{ref})
+	if err != nil {
+		return err
+	}
+	env := envs[ref]
+	if r, ok := env["MAS_WORKSPACE_ROOT"]; ok && !sameRoot(r, root) {
+		return nil
+	}
+	if got, ok := env["MAS_SESSION_ID"]; ok && got != id {
+		return nil
+	}
+	if mode, ok := env["MAS_SESSION_MODE"]; ok && mode != "isolated" {
+		return nil
+	}
+	return layout.KillID(ctx, c, ref)
 }
 
 // RecordError is a stop whose tmux session was killed but that was not

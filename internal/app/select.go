@@ -48,7 +48,7 @@ func (a *App) Select(ctx context.Context, hint string) (Selected, error) {
 			if err != nil {
 				return Selected{}, err
 			}
-			if !names[s.TmuxName] {
+			if !runs(s, names) {
 				return Selected{}, fmt.Errorf("%w: session %s is not running", ErrNotRunning, hint)
 			}
 			return Selected{Name: s.TmuxName, Root: root, Iso: s, Panes: layout.Of(snapshot, s.TmuxName)}, nil
@@ -72,7 +72,7 @@ func (a *App) Select(ctx context.Context, hint string) (Selected, error) {
 		if err != nil {
 			return Selected{}, err
 		}
-		if !names[s.TmuxName] {
+		if !runs(s, names) {
 			return Selected{}, fmt.Errorf("MAS_SESSION_ID: session %s (tmux %s) is not running", s.ID, s.TmuxName)
 		}
 		return Selected{Name: s.TmuxName, Root: root, Iso: s, Panes: layout.Of(snapshot, s.TmuxName)}, nil
@@ -126,6 +126,16 @@ func (a *App) Select(ctx context.Context, hint string) (Selected, error) {
 		return pick(mas[0])
 	}
 	return Selected{}, &SeveralError{Names: mas}
+}
+
+// runs tells whether the isolated session s runs, names being the tmux
+// sessions: its tmux session exists and its files do not say stopped. A
+// tmux session of its name next to files that say stopped is not its own
+// (another root's session of the same id, or one made by hand), as
+// session list and session rm see it: no command reaches it by this
+// session's id.
+func runs(s *isolated.Session, names map[string]bool) bool {
+	return names[s.TmuxName] && s.Status != "stopped"
 }
 
 // SeveralError is a selection without a hint among several sessions. Its

@@ -57,6 +57,42 @@ func TestSelect(t *testing.T) {
 	}
 }
 
+// TestSelectNeverReachesAStoppedSessionsName: a tmux session that has
+// the name of a session whose files say stopped is not that session:
+// another root's session of the same id (MAS_SESSION_ID chosen by hand, a
+// copied root), which only one root can run at a time. send, status, peek
+// and the API selected it by the stopped session's id, and typed into
+// the other root's agents.
+func TestSelectNeverReachesAStoppedSessionsName(t *testing.T) {
+	a, f, _, _ := testApp(t, nil)
+	ctx := context.Background()
+	s, err := a.Start(ctx, Launch{Mode: Isolated, Config: []byte(`{}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.StopSession(ctx, a.Root(), s.ID); err != nil {
+		t.Fatal(err)
+	}
+	f.AddEnv(s.Name, "MAS_WORKSPACE_ROOT="+t.TempDir(), "MAS_SESSION_MODE=isolated", "MAS_SESSION_ID="+s.ID)
+	for _, hint := range []string{s.ID, s.ID[:8], s.Name} {
+		if sel, err := a.Select(ctx, hint); !errors.Is(err, ErrNotRunning) {
+			t.Errorf("Select(%s) = %q, %v; want ErrNotRunning", hint, sel.Name, err)
+		}
+	}
+	b, _, _, _ := testApp(t, map[string]string{"MAS_ROOT": a.Root(), "MAS_SESSION_ID": s.ID})
+	b.Tmux = a.Tmux
+	if sel, err := b.Select(ctx, ""); err == nil {
+		t.Errorf("Select with MAS_SESSION_ID = %q, want an error", sel.Name)
+	}
+	backend := NewBackend(a)
+	if _, err := backend.Message(ctx, api.MessageRequest{Session: s.ID, Target: "all", Message: "hi"}); !errors.Is(err, api.ErrNotFound) {
+		t.Errorf("POST /message: %v, want not found", err)
+	}
+	if _, err := backend.Output(ctx, s.ID, "", ""); !errors.Is(err, api.ErrConflict) {
+		t.Errorf("GET /sessions/{id}/output: %v, want a conflict (known, not running)", err)
+	}
+}
+
 func TestMalformedIDIsAUsageError(t *testing.T) {
 	a, _, _, _ := testApp(t, map[string]string{"MAS_SESSION_ID": "nope"})
 	var usage *UsageError
