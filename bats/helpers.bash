@@ -240,3 +240,9 @@ parallel_creates() {
 	[ "$(jq -r '[.sessions[].sessionId] | unique | length' "$ROOT/sessions/.sessions.index")" = "$n" ]
 	[ "$(grep -c ':active:' "$ROOT/sessions/.index")" = "$n" ]
 }
+
+# started_id prints the id from the "[INFO] Session ID: …" line of $output
+# (the original coloured the tag).
+started_id() {
+	sed -n 's/^.*Session ID: //p' <<<"$output"
+}

@@ -15,11 +15,6 @@ setup() {
 	make_templates "$ROOT"
 }
 
-# started_id prints the id from the "[INFO] Session ID: …" line of $output.
-started_id() {
-	sed -n 's/^.*Session ID: //p' <<<"$output"
-}
-
 # bats test_tags=original
 @test "start prints the three lines the API parsed and builds the team layout" {
 	run --separate-stderr mas start --no-attach

@@ -1,0 +1,61 @@
+# shellcheck shell=bash
+# Helpers of the original-*.bats files, which pin what the original printed
+# and did that no other test checks: the text both programs share, and a way
+# to read the original's coloured lines.
+
+# plain strips the ANSI colours the original put around its [INFO],
+# [SUCCESS], [WARNING] and [ERROR] tags (on every stream, terminal or not).
+plain() {
+	sed 's/\x1b\[[0-9;]*m//g'
+}
+
+# team prints "NN model name" for each agent, in the order start starts them.
+team() {
+	cat <<'EOF'
+00 opus Meta Manager
+10 opus Design Manager
+11 sonnet UI Designer
+12 sonnet UX Designer
+13 sonnet Visual Designer
+20 opus Development Manager
+21 sonnet Frontend Developer
+22 sonnet Backend Developer
+23 sonnet DevOps
+30 opus Business Manager
+31 sonnet Accounting
+32 sonnet Strategy
+33 sonnet Analytics
+EOF
+}
+
+# starting_lines prints the progress line the original's start printed for
+# each agent, in order.
+starting_lines() {
+	local nn model name
+	while read -r nn model name; do
+		printf '[INFO] Starting %s (Unit %s) with model %s\n' "$name" "$nn" "$model"
+	done < <(team)
+}
+
+# agent_state_lines STATE prints the 13 agent lines of status --detail, each
+# agent in STATE.
+agent_state_lines() {
+	local nn model name
+	while read -r nn model name; do
+		printf '  Unit %s %-25s: %s\n' "$nn" "($name)" "$1"
+	done < <(team)
+}
+
+
+# gone PID waits (bounded) until process PID has ended: no such process, or
+# a zombie nobody reaped (the original's background HTTP server outlived the
+# mas process that started it).
+gone() {
+	local state
+	for _ in $(seq 100); do
+		state="$(ps -o stat= -p "$1")" || return 0
+		[[ "$state" == Z* ]] && return 0
+		sleep 0.02
+	done
+	fail "process $1 is still running"
+}
