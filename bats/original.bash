@@ -59,3 +59,29 @@ gone() {
 	done
 	fail "process $1 is still running"
 }
+
+# detail_tail prints the status --detail output in $output from its
+# "Windows:" line on, with what varies cut out: tmux's sizes, layouts and
+# window ids, and the original's Japanese heading of the agents, shown as
+# "(agents):".
+detail_tail() {
+	sed -n '/^Windows:$/,$p' <<<"$output" |
+		LC_ALL=C sed -E 's/ \[[0-9]+x[0-9]+\] \[layout [^ ]+\] @[0-9]+//; s/^[^ -~]+:$/(agents):/'
+}
+
+# expected_detail_tail prints what detail_tail gives for a complete team of
+# stub agents: the original listed tmux's windows as tmux words them, and
+# called every agent stopped, as its running meant a pane whose command is
+# exactly "clauded" and the stub agent runs as cat (bug #12); ours names the
+# windows and sees each agent running.
+expected_detail_tail() {
+	if is_original; then
+		printf '%s\n' Windows: '  0: meta (1 panes)' '  1: design (4 panes)' '  2: development- (4 panes)' \
+			'  3: business* (4 panes) (active)' '' '(agents):'
+		agent_state_lines stopped
+	else
+		printf '%s\n' Windows: '  meta (1 panes)' '  design (4 panes)' '  development (4 panes)' \
+			'  business (4 panes)' '' Agents:
+		agent_state_lines running
+	fi
+}
