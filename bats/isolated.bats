@@ -212,13 +212,18 @@ setup() {
 	run grep -h '^cwd=' "$MAS_STUB_OUT"/00 "$MAS_STUB_OUT"/13 "$MAS_STUB_OUT"/31
 	assert_output "$(printf 'cwd=%s\n' "$(cd "$ROOT/sessions/$id/unit" && pwd -P)"/{00,13,31})"
 }
+# bats test_tags=original
 @test "the tmux session starts new windows in the session directory" {
-	skip_if_original "the original gave no start directory"
 	run --separate-stderr mas start --no-attach
 	local id
 	id="$(started_id)"
 	run tmux display-message -p -t "=mas-${id:0:8}:" '#{session_path}'
-	assert_output "$ROOT/sessions/$id"
+	if is_original; then
+		# Bug #24: no start directory, so the caller's.
+		assert_output "$WORK"
+	else
+		assert_output "$ROOT/sessions/$id"
+	fi
 }
 
 @test "session create prints the id alone and session list shows it" {
@@ -308,18 +313,32 @@ setup() {
 	assert_failure 1
 	[[ "$stderr" == *"session 3f0c2a9e-1b2c-4d5e-8f90-123456789abc already exists"* ]]
 }
+# bats test_tags=original
 @test "--config is copied verbatim; a missing or invalid config creates nothing" {
-	skip_if_original "a missing config was silently ignored"
+	umask 022
 	printf '{"agents": {"metaManager": {"prompt": "hi"}},\n "units": []}\n' >"$WORK/cfg.json"
 	run --separate-stderr mas start --no-attach --config cfg.json
 	assert_success
 	local id
 	id="$(started_id)"
 	cmp "$WORK/cfg.json" "$ROOT/sessions/$id/config.json"
-	[ "$(stat -c %a "$ROOT/sessions/$id/config.json")" = 600 ]
+	# Bug #8: the original's copy was as readable as the umask let it be.
+	if is_original; then
+		[ "$(stat -c %a "$ROOT/sessions/$id/config.json")" = 644 ]
+	else
+		[ "$(stat -c %a "$ROOT/sessions/$id/config.json")" = 600 ]
+	fi
 	kill_server
 	rm -rf "$ROOT/sessions"
 	run --separate-stderr mas start --no-attach --config nope.json
+	if is_original; then
+		# A config file that is not there was ignored: a default start.
+		assert_success
+		id="$(started_id)"
+		assert_dir_exists "$ROOT/sessions/$id/unit/00"
+		assert_file_not_exists "$ROOT/sessions/$id/config.json"
+		return
+	fi
 	assert_failure 1
 	[[ "$stderr" == "mas: cannot create session: read config: open $WORK/nope.json: no such file or directory" ]]
 	echo '{"broken": ' >"$WORK/bad.json"
@@ -329,22 +348,38 @@ setup() {
 	assert_dir_not_exists "$ROOT/sessions"
 }
 
+# bats test_tags=original
 @test "an unwritable root fails cleanly and leaves nothing" {
-	skip_if_original "the original died half-way"
 	touch "$BATS_TEST_TMPDIR/file"
 	run --separate-stderr env MAS_ROOT="$BATS_TEST_TMPDIR/file/root" "$MAS_BIN" start --no-attach 3>&-
 	assert_failure 1
 	assert_output ""
+	if is_original; then
+		# Bug #3: the failed mkdir went unnoticed (three of them), and the
+		# script died later, on the directory it had not made.
+		[ "$(grep -c '^mkdir: ' <<<"$stderr")" = 3 ] || fail "$stderr"
+		run plain <<<"$stderr"
+		assert_line --index 0 --regexp "^\[INFO\] Creating session workspace: $BATS_TEST_TMPDIR/file/root/sessions/[0-9a-f-]{36}$"
+		assert_line --index 4 --regexp "^\[ERROR\] Session directory does not exist: $BATS_TEST_TMPDIR/file/root/sessions/[0-9a-f-]{36}$"
+		[ "${#lines[@]}" = 5 ]
+		return
+	fi
 	[[ "$stderr" == "mas: cannot create session: create $BATS_TEST_TMPDIR/file/root/sessions: "*"not a directory" ]] || fail "$stderr"
 	[ "$(wc -l <<<"$stderr")" = 1 ] || fail "more than one line: $stderr"
 	run tmux ls
 	assert_failure
 }
 
+# bats test_tags=original
 @test "a template that cannot be copied rolls everything back" {
-	skip_if_original "the original had no rollback"
 	mkfifo "$ROOT/unit/12/pipe"
 	run --separate-stderr mas start --no-attach
+	if is_original; then
+		# cp -r copied the FIFO itself into the session.
+		assert_success
+		[ -p "$ROOT/sessions/$(started_id)/unit/12/pipe" ]
+		return
+	fi
 	assert_failure 1
 	assert_output ""
 	[ "$(grep '^mas:' <<<"$stderr")" = "mas: cannot create session: copy templates: template pipe: not a regular file or directory" ]
@@ -359,8 +394,8 @@ setup() {
 	assert_dir_not_exists "$ROOT/sessions"
 }
 
+# bats test_tags=original
 @test "a tmux that fails while building rolls everything back" {
-	skip_if_original "the original had no rollback"
 	mkdir -p "$BATS_TEST_TMPDIR/failbin"
 	cat >"$BATS_TEST_TMPDIR/failbin/tmux" <<SH
 #!/bin/sh
@@ -372,6 +407,18 @@ SH
 	chmod +x "$BATS_TEST_TMPDIR/failbin/tmux"
 	PATH="$BATS_TEST_TMPDIR/failbin:$PATH" run --separate-stderr mas start --no-attach
 	assert_failure 1
+	if is_original; then
+		# Bug #3: set -e ended it at the first failure, leaving the
+		# workspace, its index entry and a session of four empty windows.
+		local id
+		id="$(started_id)"
+		[ "$(tail -n 1 <<<"$stderr")" = "no space for new pane" ] || fail "$stderr"
+		assert_file_exists "$ROOT/sessions/$id/.session"
+		[ "$(jq -r '.sessions[0].sessionId' "$ROOT/sessions/.sessions.index")" = "$id" ]
+		run layout_of "mas-${id:0:8}"
+		assert_output "$(printf '%s\n' 'meta 1' 'design 2' 'development 1' 'business 1')"
+		return
+	fi
 	assert_output ""
 	[ "$(grep '^mas:' <<<"$stderr")" = "mas: cannot create session: start tmux session: tmux: no space for new pane" ] || fail "$stderr"
 	[ -z "$(tree_state "$ROOT")" ] || fail "left behind: $(tree_state "$ROOT")"
@@ -400,9 +447,18 @@ SH
 	[ "$(jq -r '.sessions[0].status' <<<"$output")" = stopped ]
 }
 
+# bats test_tags=original
 @test "a create runs two tmux processes: the version check and one batch" {
-	skip_if_original "the original made 122 tmux calls"
 	log_tmux_calls
+	if is_original; then
+		# Its start: two has-session, its layout in 16 calls, then for each
+		# agent four lines typed with send-keys, each followed by C-m.
+		PATH="$TMUX_LOG_PATH:$PATH" run --separate-stderr mas start --no-attach
+		assert_success
+		[ "$(grep -vc '^wait-for ' "$TMUX_LOG")" = 122 ] || fail "$(cat "$TMUX_LOG")"
+		[ "$(grep -c '^send-keys ' "$TMUX_LOG")" = 104 ]
+		return
+	fi
 	PATH="$TMUX_LOG_PATH:$PATH" run --separate-stderr mas session create --no-attach
 	assert_success
 	# The stub agents' own "tmux wait-for" calls are not the create's.
@@ -448,9 +504,16 @@ SH
 	assert_failure 2
 }
 
+# bats test_tags=original
 @test "without a terminal nothing attaches and stderr says how" {
-	skip_if_original "the original ran tmux attach and failed"
 	run --separate-stderr mas start
+	if is_original; then
+		# It built the session, then ran tmux attach, which failed.
+		assert_failure 1
+		[ "$(tail -n 1 <<<"$stderr")" = "open terminal failed: not a terminal" ] || fail "$stderr"
+		tmux has-session -t "=mas-$(started_id | cut -c1-8)"
+		return
+	fi
 	assert_success
 	local id
 	id="$(started_id)"
@@ -465,9 +528,15 @@ SH
 	parallel_creates 10
 }
 
+# bats test_tags=original
 @test "an unknown MAS_SESSION_MODE is a usage error before anything happens" {
-	skip_if_original "MAS_SESSION_MODE was never read"
 	run --separate-stderr env MAS_SESSION_MODE=shared "$MAS_BIN" start --no-attach 3>&-
+	if is_original; then
+		# It never read MAS_SESSION_MODE.
+		assert_success
+		assert_dir_exists "$ROOT/sessions/$(started_id)/unit"
+		return
+	fi
 	assert_failure 2
 	[ "$stderr" = 'mas: MAS_SESSION_MODE must be legacy or isolated, not "shared"' ]
 	assert_dir_not_exists "$ROOT/sessions"
