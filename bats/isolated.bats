@@ -6,15 +6,7 @@ load original
 
 AGENTS="00 10 11 12 13 20 21 22 23 30 31 32 33"
 
-setup() {
-	common_setup
-	skip_unless_generation isolated
-	use_stub_agent
-	export ROOT="$BATS_TEST_TMPDIR/root"
-	export MAS_ROOT="$ROOT"
-	export MAS_SESSION_MODE=isolated
-	make_templates "$ROOT"
-}
+setup() { isolated_setup; }
 
 # bats test_tags=original
 @test "start prints the three lines the API parsed and builds the team layout" {

@@ -111,12 +111,8 @@ assert_read() {
 	tmux new-session -d -s mas-tmux -n one
 	tmux new-window -d -t =mas-tmux: -n two
 	script -qec "$MAS_BIN attach" /dev/null </dev/null >"$BATS_TEST_TMPDIR/attach.out" 2>&1 3>&- &
-	local pid=$! clients=""
-	for _ in $(seq 100); do
-		clients="$(tmux list-clients -F '#{client_session} #{window_name}' 2>/dev/null)"
-		[[ -n "$clients" ]] && break
-		sleep 0.05
-	done
+	local pid=$! clients
+	clients="$(attached_clients)"
 	[ "$clients" = "mas-tmux one" ] || fail "clients: '$clients'"
 	tmux detach-client -s =mas-tmux
 	wait "$pid"

@@ -8,43 +8,30 @@
 load helpers
 load original
 
-setup() {
-	common_setup
-	skip_unless_generation isolated
-	use_stub_agent
-	export ROOT="$BATS_TEST_TMPDIR/root"
-	export MAS_ROOT="$ROOT"
-	export MAS_SESSION_MODE=isolated
-	make_templates "$ROOT"
-}
+setup() { isolated_setup; }
 
-# start_isolated starts a session, waits for its agents, and sets ID, DIR
-# (its workspace) and NAME (its tmux session).
+# start_isolated starts a session and sets ID, DIR (its workspace) and NAME
+# (its tmux session); $output and $stderr are start's.
 start_isolated() {
 	run --separate-stderr mas start --no-attach
 	assert_success
 	ID="$(started_id)"
 	DIR="$ROOT/sessions/$ID"
 	NAME="mas-${ID:0:8}"
-	wait_agents
 }
 
 # bats test_tags=original
 @test "start prints the session's lines on stdout; the original added its progress there, in colour (bug #6)" {
-	run --separate-stderr mas start --no-attach
-	assert_success
-	local id dir
-	id="$(started_id)"
-	dir="$ROOT/sessions/$id"
+	start_isolated
 	if is_original; then
 		local err="$stderr"
-		[[ "${lines[1]}" == $'\e[1;34m[INFO]\e[0m Session ID: '"$id" ]] || fail "not coloured: ${lines[1]}"
+		[[ "${lines[1]}" == $'\e[1;34m[INFO]\e[0m Session ID: '"$ID" ]] || fail "not coloured: ${lines[1]}"
 		run plain <<<"$output"
 		assert_line --index 0 --regexp '^\[INFO\] === Multi-Agent System [^ ]+ ===$'
-		assert_line --index 1 "[INFO] Session ID: $id"
-		assert_line --index 2 "[INFO] Session: mas-${id:0:8}"
-		assert_line --index 3 "[INFO] Workspace: $dir"
-		assert_line --index 4 --regexp "^\[INFO\] tmux[^ ]* 'mas-${id:0:8}' [^ ]+\.\.\.$"
+		assert_line --index 1 "[INFO] Session ID: $ID"
+		assert_line --index 2 "[INFO] Session: $NAME"
+		assert_line --index 3 "[INFO] Workspace: $DIR"
+		assert_line --index 4 --regexp "^\[INFO\] tmux[^ ]* '$NAME' [^ ]+\.\.\.$"
 		assert_line --index 5 --regexp '^\[INFO\] [^ ]+\.\.\.$'
 		[ "$(sed -n 7,19p <<<"$output")" = "$(starting_lines)" ]
 		# Bug #17: its HTTP server (here the fake node), whatever MAS_HTTP says.
@@ -55,21 +42,22 @@ start_isolated() {
 		# stderr: the workspace steps (6526c92 moved them there so that $(…)
 		# would not capture them).
 		run plain <<<"$err"
-		assert_output "$(printf '%s\n' "[INFO] Creating session workspace: $dir" \
+		assert_output "$(printf '%s\n' "[INFO] Creating session workspace: $DIR" \
 			"[INFO] Initializing session units from templates..." \
 			$'[INFO]   Copying unit '{00,10,11,12,13,20,21,22,23,30,31,32,33}... \
 			"[INFO]   Copying workflows...")"
 	else
-		assert_output "$(printf '%s\n' "[INFO] Session ID: $id" "[INFO] Session: mas-${id:0:8}" "[INFO] Workspace: $dir")"
-		[ "$stderr" = "$(printf '%s\n' "[INFO] Creating session workspace: $dir" \
-			"[INFO] Starting 13 agents in tmux session mas-${id:0:8}" \
-			"[INFO] Session mas-${id:0:8} is running; attach with: mas session attach ${id:0:8}")" ] || fail "$stderr"
+		assert_output "$(printf '%s\n' "[INFO] Session ID: $ID" "[INFO] Session: $NAME" "[INFO] Workspace: $DIR")"
+		[ "$stderr" = "$(printf '%s\n' "[INFO] Creating session workspace: $DIR" \
+			"[INFO] Starting 13 agents in tmux session $NAME" \
+			"[INFO] Session $NAME is running; attach with: mas session attach ${ID:0:8}")" ] || fail "$stderr"
 	fi
 }
 
 # bats test_tags=original
 @test "status of a running session: the original said partial (bug #11) and ran its HTTP server regardless (bug #17)" {
 	start_isolated
+	wait_agents
 	run --separate-stderr mas status
 	assert_success
 	if is_original; then
@@ -83,6 +71,7 @@ start_isolated() {
 # bats test_tags=original
 @test "status --detail of a running session, line by line" {
 	start_isolated
+	wait_agents
 	run --separate-stderr --keep-empty-lines mas status --detail
 	assert_success
 	if is_original; then
@@ -111,6 +100,7 @@ start_isolated() {
 # bats test_tags=original
 @test "stop --force ends the session and keeps its files; the original left it active on disk (bug #14)" {
 	start_isolated
+	wait_agents
 	local http_pid
 	http_pid="$(cat "$WORK/.mas_http.pid" 2>/dev/null)" || true
 	run --separate-stderr mas stop --force
@@ -144,55 +134,42 @@ start_isolated() {
 
 # bats test_tags=original
 @test ".session starts with the original's seven keys in its order; .sessions.index has its layout" {
-	run --separate-stderr mas start --no-attach
-	assert_success
-	local id dir
-	id="$(started_id)"
-	dir="$ROOT/sessions/$id"
-	run head -n 7 "$dir/.session"
-	assert_line --index 0 "SESSION_ID=$id"
-	assert_line --index 1 "TMUX_SESSION=mas-${id:0:8}"
+	start_isolated
+	run head -n 7 "$DIR/.session"
+	assert_line --index 0 "SESSION_ID=$ID"
+	assert_line --index 1 "TMUX_SESSION=$NAME"
 	assert_line --index 2 "STATUS=active"
 	assert_line --index 3 --regexp '^CREATED_AT=[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$'
-	assert_line --index 4 "UNIT_DIR=$dir/unit"
-	assert_line --index 5 "WORKFLOWS_DIR=$dir/workflows"
-	assert_line --index 6 "SESSION_DIR=$dir"
-	run tail -n +8 "$dir/.session"
+	assert_line --index 4 "UNIT_DIR=$DIR/unit"
+	assert_line --index 5 "WORKFLOWS_DIR=$DIR/workflows"
+	assert_line --index 6 "SESSION_DIR=$DIR"
+	run tail -n +8 "$DIR/.session"
 	if is_original; then
 		assert_output ""
 	else
 		# Ours adds the session's own environment after them.
-		assert_output "$(printf '%s\n' "MAS_SESSION_DIR=$dir" "MAS_WORKSPACE_ROOT=$ROOT" MAS_SESSION_MODE=isolated)"
+		assert_output "$(printf '%s\n' "MAS_SESSION_DIR=$DIR" "MAS_WORKSPACE_ROOT=$ROOT" MAS_SESSION_MODE=isolated)"
 	fi
 	# The index, byte for byte: jq's two-space layout, keys in this order.
 	local index="$ROOT/sessions/.sessions.index" created updated
 	created="$(jq -r '.sessions[0].createdAt' "$index")"
 	updated="$(jq -r '.lastUpdated' "$index")"
 	[[ "$created $updated" =~ ^[0-9-]{10}T[0-9:]{8}Z\ [0-9-]{10}T[0-9:]{8}Z$ ]] || fail "times: $created $updated"
-	[ "$(cat "$index")" = "$(jq -n --arg id "$id" --arg dir "$dir" --arg c "$created" --arg u "$updated" \
+	[ "$(cat "$index")" = "$(jq -n --arg id "$ID" --arg dir "$DIR" --arg c "$created" --arg u "$updated" \
 		'{version: "1.0", sessions: [{sessionId: $id, tmuxSession: ("mas-" + $id[0:8]), status: "active", createdAt: $c, workingDir: $dir}], lastUpdated: $u}')" ]
 }
 
 # bats test_tags=original
 @test "without MAS_ROOT the root is the program's directory when it holds unit/" {
 	unset MAS_ROOT
-	local bin="$MAS_BIN" inst
-	if is_original; then
-		# Its repository ships unit/ and workflows/ beside the script.
-		inst="$(cd "$(dirname "$MAS_BIN")" && pwd)"
-	else
-		inst="$BATS_TEST_TMPDIR/inst"
-		make_templates "$inst"
-		cp "$MAS_BIN" "$inst/mas_refactored.sh"
-		bin="$inst/mas_refactored.sh"
-	fi
-	run --separate-stderr "$bin" start --no-attach 3>&-
+	program_beside_units
+	run --separate-stderr "$BIN" start --no-attach 3>&-
 	assert_success
 	local id
 	id="$(started_id)"
-	assert_line --partial "Workspace: $inst/sessions/$id"
-	assert_dir_exists "$inst/sessions/$id/unit/00"
-	[ "$(jq -r '.sessions[-1].sessionId' "$inst/sessions/.sessions.index")" = "$id" ]
+	assert_line --partial "Workspace: $INST/sessions/$id"
+	assert_dir_exists "$INST/sessions/$id/unit/00"
+	[ "$(jq -r '.sessions[-1].sessionId' "$INST/sessions/.sessions.index")" = "$id" ]
 	assert_dir_not_exists "$WORK/sessions"
 	if ! is_original; then
 		# The original always used its own directory; ours, run from a

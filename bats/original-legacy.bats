@@ -120,23 +120,14 @@ setup() {
 
 # bats test_tags=original
 @test "without MAS_ROOT or a project the agents use the program's unit/; .mas_session says where" {
-	local bin="$MAS_BIN" inst
-	if is_original; then
-		# Its repository ships unit/ beside the script.
-		inst="$(cd "$(dirname "$MAS_BIN")" && pwd)"
-	else
-		inst="$BATS_TEST_TMPDIR/inst"
-		make_templates "$inst"
-		cp "$MAS_BIN" "$inst/mas_refactored.sh"
-		bin="$inst/mas_refactored.sh"
-	fi
+	program_beside_units
 	rm -r "$WORK/unit" "$WORK/workflows"
-	run --separate-stderr "$bin" start --no-attach 3>&-
+	run --separate-stderr "$BIN" start --no-attach 3>&-
 	assert_success
 	wait_agents
 	local nn
 	for nn in 00 13 22 31; do
-		run grep -x "cwd=$(cd "$inst/unit/$nn" && pwd -P)" "$MAS_STUB_OUT/$nn"
+		run grep -x "cwd=$(cd "$INST/unit/$nn" && pwd -P)" "$MAS_STUB_OUT/$nn"
 		assert_success
 	done
 	if is_original; then
@@ -155,12 +146,12 @@ setup() {
 	else
 		# Ours: in the root, without the PID line, naming the units in use.
 		assert_file_not_exists "$WORK/.mas_session"
-		run cat "$inst/.mas_session"
+		run cat "$INST/.mas_session"
 		assert_line --index 0 SESSION_NAME=mas-tmux
 		assert_line --index 1 --regexp "^STARTED_AT='[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}'$"
-		assert_line --index 2 "PROJECT_DIR=$inst"
-		assert_line --index 3 "UNIT_DIR=$inst/unit"
-		assert_line --index 4 "WORKFLOWS_DIR=$inst/workflows"
+		assert_line --index 2 "PROJECT_DIR=$INST"
+		assert_line --index 3 "UNIT_DIR=$INST/unit"
+		assert_line --index 4 "WORKFLOWS_DIR=$INST/workflows"
 		[ "${#lines[@]}" = 5 ]
 	fi
 }

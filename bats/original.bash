@@ -85,3 +85,20 @@ expected_detail_tail() {
 		agent_state_lines running
 	fi
 }
+
+# program_beside_units sets BIN, the program under test in a directory that
+# holds unit/ and workflows/, and INST, that directory: for the original its
+# own (its repository ships them beside the script), for ours a copy of the
+# binary beside templates.
+# shellcheck disable=SC2034 # INST and BIN are the caller's
+program_beside_units() {
+	BIN="$MAS_BIN"
+	if is_original; then
+		INST="$(cd "$(dirname "$MAS_BIN")" && pwd)"
+	else
+		INST="$BATS_TEST_TMPDIR/inst"
+		make_templates "$INST"
+		cp "$MAS_BIN" "$INST/mas_refactored.sh"
+		BIN="$INST/mas_refactored.sh"
+	fi
+}
