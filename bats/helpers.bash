@@ -284,3 +284,33 @@ parallel_creates() {
 	[ "$(jq -r '[.sessions[].sessionId] | unique | length' "$ROOT/sessions/.sessions.index")" = "$n" ]
 	[ "$(grep -c ':active:' "$ROOT/sessions/.index")" = "$n" ]
 }
+
+# started_id prints the id from the "[INFO] Session ID: …" line of $output
+# (the original coloured the tag).
+started_id() {
+	sed -n 's/^.*Session ID: //p' <<<"$output"
+}
+
+# isolated_setup is the setup of tests of isolated sessions: the stub agent,
+# templates under $ROOT, and MAS_ROOT and MAS_SESSION_MODE set.
+isolated_setup() {
+	common_setup
+	skip_unless_generation isolated
+	use_stub_agent
+	export ROOT="$BATS_TEST_TMPDIR/root"
+	export MAS_ROOT="$ROOT"
+	export MAS_SESSION_MODE=isolated
+	make_templates "$ROOT"
+}
+
+# attached_clients waits (bounded) until a client is attached to this
+# test's tmux server, then prints "session window" for each client.
+attached_clients() {
+	local clients=""
+	for _ in $(seq 100); do
+		clients="$(tmux list-clients -F '#{client_session} #{window_name}' 2>/dev/null)"
+		[[ -n "$clients" ]] && break
+		sleep 0.05
+	done
+	printf '%s\n' "$clients"
+}

@@ -109,12 +109,8 @@ setup() {
 	command -v script >/dev/null || skip "script(1) is not installed"
 	start_team
 	script -qec "$MAS_BIN attach -w development" /dev/null </dev/null >/dev/null 2>&1 3>&- &
-	local pid=$! clients=""
-	for _ in $(seq 100); do
-		clients="$(tmux list-clients -F '#{client_session} #{window_name}' 2>/dev/null)"
-		[[ -n "$clients" ]] && break
-		sleep 0.05
-	done
+	local pid=$! clients
+	clients="$(attached_clients)"
 	# The only session: mas-tmux, or mas-<id> for the original at 6526c92.
 	local session
 	session="$(tmux ls -F '#{session_name}')"
