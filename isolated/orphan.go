@@ -3,7 +3,6 @@ package isolated
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -88,7 +87,7 @@ func withoutDirectory(root string, sessions []layout.Ref) ([]layout.Ref, error) 
 // sameRoot reports whether a MAS_WORKSPACE_ROOT names root: the same
 // path, or another spelling of the same directory.
 func sameRoot(got, root string) bool {
-	return got != "" && (filepath.Clean(got) == root || samePath(got, root))
+	return layout.SamePath(got, root)
 }
 
 // StopOrphan ends the orphan of root named name (mas-<8 hex digits>). It
