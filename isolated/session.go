@@ -130,6 +130,10 @@ func (s *Session) Environment() []envfile.Var {
 	}
 }
 
+// Owner is whose the session's tmux session says it is: this session's,
+// of its root (see layout.Owner).
+func (s *Session) Owner() layout.Owner { return layout.Owner{Root: s.Root, Mode: s.Mode, ID: s.ID} }
+
 // vars is the .session content, keys in the original tool's order.
 func (s *Session) vars() []envfile.Var {
 	return []envfile.Var{
