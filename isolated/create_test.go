@@ -39,15 +39,15 @@ func TestCreateDrawsAgainWhenTheTmuxNameIsTaken(t *testing.T) {
 		t.Errorf("tmux calls %q, want %q", calls, want)
 	}
 	// The new session says whose it is; the other one still says nothing.
-	owners := ownersOf(t, rec)
+	owners := tmuxOwners(t, rec)
 	if want := (layout.Owner{Root: root, Mode: "isolated", ID: s.ID}); owners[s.TmuxName] != want || owners["mas-aaaaaaaa"].Marked() {
 		t.Errorf("owners %+v, want %s: %+v and mas-aaaaaaaa unmarked", owners, s.TmuxName, want)
 	}
 }
 
-// ownersOf lists the tmux sessions of c, each with what it says of its
+// tmuxOwners lists the tmux sessions of c, each with what it says of its
 // owner.
-func ownersOf(t *testing.T, c tmux.Client) map[string]layout.Owner {
+func tmuxOwners(t *testing.T, c tmux.Client) map[string]layout.Owner {
 	t.Helper()
 	refs, err := layout.ListSessions(context.Background(), c)
 	if err != nil {

@@ -114,7 +114,7 @@ func TestResumeBringsTheSessionBack(t *testing.T) {
 	if batches := callsTo(rec, 0, "new-session"); len(batches) != 2 || !slices.Equal(batches[0], batches[1]) {
 		t.Errorf("resume built %q, create %q", batches[len(batches)-1], batches[0])
 	}
-	if got, want := ownersOf(t, rec)[s.TmuxName], (layout.Owner{Root: root, Mode: "isolated", ID: s.ID}); got != want {
+	if got, want := tmuxOwners(t, rec)[s.TmuxName], (layout.Owner{Root: root, Mode: "isolated", ID: s.ID}); got != want {
 		t.Errorf("the resumed tmux session is marked as %v, want %v", got, want)
 	}
 	loaded, err := Load(root, s.ID)
