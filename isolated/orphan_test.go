@@ -3,10 +3,10 @@ package isolated
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -80,10 +80,8 @@ func TestOrphans(t *testing.T) {
 	unmarked := 0 // candidates whose environment is to be read
 	for _, h := range hand {
 		f.AddEnv(h.name, h.env...)
-		for i, v := range h.marks {
-			if v != "" {
-				f.SetOption(h.name, []string{layout.RootOption, layout.ModeOption, layout.IDOption}[i], strconv.Quote(v))
-			}
+		if h.marks != nil {
+			f.SetOptions(h.name, layout.Owner{Root: h.marks[0], Mode: h.marks[1], ID: h.marks[2]}.Options()...)
 		}
 		if h.marks == nil && IsTmuxName(h.name) {
 			unmarked++
@@ -207,9 +205,8 @@ func TestListAsksNoEnvironmentWithoutCandidates(t *testing.T) {
 func TestOrphansReadsDirectoriesAgain(t *testing.T) {
 	root, hidden, s, f, _ := hiddenDirectory(t)
 	ctx := context.Background()
-	for _, opt := range []string{layout.RootOption, layout.ModeOption, layout.IDOption} {
-		f.SetOption(s.TmuxName, opt, "") // made by an older mas: its environment is read
-	}
+	// Made by an older mas: its environment is read.
+	f.SetOptions(s.TmuxName, [2]string{layout.RootOption, ""}, [2]string{layout.ModeOption, ""}, [2]string{layout.IDOption, ""})
 	racing := &tmux.Recorder{Respond: func(args []string) ([]byte, error) {
 		if args[0] == "show-environment" {
 			os.Rename(hidden, s.Dir)
@@ -276,11 +273,8 @@ func TestStopLeavesOthersTmuxSession(t *testing.T) {
 			}
 			f.AddEnv(TmuxName(id), vars...)
 			if tt.opts != nil {
-				for i, v := range tt.opts(root) {
-					if v != "" {
-						f.SetOption(TmuxName(id), []string{layout.RootOption, layout.ModeOption, layout.IDOption}[i], strconv.Quote(v))
-					}
-				}
+				o := tt.opts(root)
+				f.SetOptions(TmuxName(id), layout.Owner{Root: o[0], Mode: o[1], ID: o[2]}.Options()...)
 			}
 			s, err := Stop(context.Background(), rec, root, id, testNow, nil)
 			if err != nil || s.Status != "stopped" {
@@ -293,5 +287,40 @@ func TestStopLeavesOthersTmuxSession(t *testing.T) {
 				t.Errorf("the environment of a marked session was read (%d calls)", read)
 			}
 		})
+	}
+}
+
+// TestAnotherRootsTmuxSessionIsNotThisSessions: when the files of a
+// session say active (its tmux server died, or they are stale) and another
+// root runs a session of the same id, whose tmux session says so, the
+// session is stopped for session list and show, can be removed without
+// --force, and cannot be resumed, with an error that names the other
+// root; the other root's session is never touched.
+func TestAnotherRootsTmuxSessionIsNotThisSessions(t *testing.T) {
+	root, s, f, rec := stoppedSession(t, true)
+	ctx := context.Background()
+	other := t.TempDir()
+	f.Respond([]string{"kill-session", "-t", "=" + s.TmuxName})
+	f.Add(s.TmuxName)
+	f.SetOptions(s.TmuxName, layout.Owner{Root: other, Mode: "isolated", ID: s.ID}.Options()...)
+	if l, err := Describe(ctx, rec, root, s.ID); err != nil || l.Status != "stopped" {
+		t.Errorf("session show: %q, %v; want stopped", l.Status, err)
+	}
+	if list, _, err := List(ctx, rec, root); err != nil || len(list) != 1 || list[0].Status != "stopped" {
+		t.Errorf("session list: %+v, %v; want it stopped", list, err)
+	}
+	before := state(t, root, f)
+	_, err := Resume(ctx, resumeOptions(root, s, rec))
+	if want := fmt.Sprintf("tmux session %s belongs to isolated session %s of root %q", s.TmuxName, s.ID, other); !errors.Is(err, ErrNameTaken) || !strings.Contains(fmt.Sprint(err), want) {
+		t.Errorf("resume: %v, want ErrNameTaken: %s", err, want)
+	}
+	if after := state(t, root, f); !slices.Equal(before, after) {
+		t.Errorf("the refused resume changed something:\nbefore %q\nafter  %q", before, after)
+	}
+	if _, err := Remove(ctx, rec, root, s.ID, false, testNow, nil); err != nil {
+		t.Errorf("remove: %v, want it removed: it does not run", err)
+	}
+	if !f.Has(s.TmuxName) || len(callsTo(rec, 0, "kill-session")) > 0 {
+		t.Errorf("the other root's session: running %v, kills %q", f.Has(s.TmuxName), callsTo(rec, 0, "kill-session"))
 	}
 }

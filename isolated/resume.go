@@ -120,11 +120,13 @@ func claimLocked(ctx context.Context, c tmux.Client, root, id string) (*Session,
 	if err := checkUnits(s.UnitDir); err != nil {
 		return nil, nil, err
 	}
-	taken, err := layout.Exists(ctx, c, s.TmuxName)
+	running, err := layout.ListSessions(ctx, c)
 	if err != nil {
 		return nil, nil, &StepError{"check tmux session " + s.TmuxName, err}
 	}
-	if taken {
+	if ref, taken := tmuxNamed(running, s.TmuxName); taken && ref.Owner.Foreign(s.Owner()) {
+		return nil, nil, fmt.Errorf("%w: tmux session %s belongs to %s", ErrNameTaken, s.TmuxName, ref.Owner)
+	} else if taken {
 		return nil, nil, nameTaken(s.TmuxName, s.Status)
 	}
 	if creator == creatorGone {

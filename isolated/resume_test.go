@@ -375,7 +375,7 @@ func TestResumeLeavesATmuxSessionMadeMeanwhile(t *testing.T) {
 	inner := rec.Respond
 	rec.Respond = func(args []string) ([]byte, error) {
 		out, err := inner(args)
-		if args[0] == "has-session" {
+		if args[0] == "list-sessions" {
 			f.Add(s.TmuxName)
 		}
 		return out, err

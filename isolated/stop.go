@@ -3,7 +3,6 @@ package isolated
 import (
 	"context"
 	"io"
-	"slices"
 	"time"
 
 	"mas/internal/layout"
@@ -57,11 +56,10 @@ func killOwn(ctx context.Context, c tmux.Client, root, id string) error {
 	if err != nil {
 		return err
 	}
-	i := slices.IndexFunc(sessions, func(s layout.Ref) bool { return s.Name == TmuxName(id) })
-	if i < 0 {
+	ref, ok := tmuxNamed(sessions, TmuxName(id))
+	if !ok {
 		return nil
 	}
-	ref := sessions[i]
 	owners, err := ownersOf(ctx, c, []layout.Ref{ref})
 	if err != nil {
 		return err

@@ -7,13 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"mas/internal/api"
-	"mas/internal/faketmux"
 	"mas/internal/layout"
 	"mas/internal/roster"
 	"mas/isolated"
@@ -56,7 +54,7 @@ func TestSelect(t *testing.T) {
 		f.Add(tt.running...)
 		for _, n := range tt.running {
 			if strings.HasPrefix(n, "mas-x") {
-				mark(f, n, layout.Owner{Root: t.TempDir(), Mode: "legacy"})
+				f.SetOptions(n, layout.Owner{Root: t.TempDir(), Mode: "legacy"}.Options()...)
 			}
 		}
 		if tt.file != "" {
@@ -68,16 +66,6 @@ func TestSelect(t *testing.T) {
 			t.Errorf("%s: got %q, %v; want %q", tt.why, sel.Name, err, tt.want)
 		case tt.want == "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
 			t.Errorf("%s: got %q, %v; want an error with %q", tt.why, sel.Name, err, tt.err)
-		}
-	}
-}
-
-// mark sets on tmux session name the options that say it is o's, as
-// mas writes them.
-func mark(f *faketmux.Server, name string, o layout.Owner) {
-	for opt, v := range map[string]string{layout.RootOption: o.Root, layout.ModeOption: o.Mode, layout.IDOption: o.ID} {
-		if v != "" {
-			f.SetOption(name, opt, strconv.QuoteToASCII(v))
 		}
 	}
 }
@@ -107,11 +95,11 @@ func TestSelectNeverReachesAnotherRootsSession(t *testing.T) {
 			t.Fatal(err)
 		}
 		f.Add(name)
-		mark(f, name, o)
+		f.SetOptions(name, o.Options()...)
 	}
 	legacyName := legacy.SessionName("demo")
 	f.Add(legacyName)
-	mark(f, legacyName, layout.Owner{Root: other, Mode: "legacy"})
+	f.SetOptions(legacyName, layout.Owner{Root: other, Mode: "legacy"}.Options()...)
 	os.WriteFile(legacy.SessionFile(a.Root()), []byte("SESSION_NAME="+legacyName+"\n"), 0o644)
 	owners := []struct {
 		o    layout.Owner

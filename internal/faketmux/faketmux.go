@@ -97,12 +97,14 @@ func (f *Server) add(name string, env []string) {
 	f.options[name] = map[string]string{}
 }
 
-// SetOption sets a user option (@name) of a session, as set-option does;
-// formats read it as #{@name}.
-func (f *Server) SetOption(session, name, value string) {
+// SetOptions sets user options (@name) of a session, name and value, as
+// set-option does; formats read them as #{@name}.
+func (f *Server) SetOptions(session string, opts ...[2]string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.options[session][name] = value
+	for _, o := range opts {
+		f.options[session][o[0]] = o[1]
+	}
 }
 
 // setOptions answers the set-option commands of a batch that set session

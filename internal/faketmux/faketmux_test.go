@@ -112,7 +112,7 @@ func TestOptions(t *testing.T) {
 		[]string{"set-option", "-t", "=mas-a:", "@mas_session_id", "x"}); err != nil {
 		t.Fatal(err)
 	}
-	f.SetOption("plain", "@mas_root", "/other")
+	f.SetOptions("plain", [2]string{"@mas_root", "/other"})
 	out, err := rec.Run(ctx, nil, "list-sessions", "-F", "#{session_name}=#{@mas_root},#{@mas_session_id}")
 	if want := "plain=/other,\nmas-a=/r,x\n"; string(out) != want || err != nil {
 		t.Errorf("list-sessions: %q, %v; want %q", out, err, want)

@@ -74,12 +74,22 @@ func OwnerFromEnv(env map[string]string) Owner {
 // setOwner is the commands that mark session name as o's.
 func setOwner(name string, o Owner) [][]string {
 	var cmds [][]string
-	for _, opt := range [][2]string{{RootOption, o.Root}, {ModeOption, o.Mode}, {IDOption, o.ID}} {
-		if opt[1] != "" {
-			cmds = append(cmds, []string{"set-option", "-t", tmux.SessionWindows(name), opt[0], quoteOption(opt[1])})
-		}
+	for _, opt := range o.Options() {
+		cmds = append(cmds, []string{"set-option", "-t", tmux.SessionWindows(name), opt[0], opt[1]})
 	}
 	return cmds
+}
+
+// Options are the session options, name and value, that say a session is
+// o's, as Create sets them: a field that is empty is not set.
+func (o Owner) Options() [][2]string {
+	var opts [][2]string
+	for _, opt := range [][2]string{{RootOption, o.Root}, {ModeOption, o.Mode}, {IDOption, o.ID}} {
+		if opt[1] != "" {
+			opts = append(opts, [2]string{opt[0], quoteOption(opt[1])})
+		}
+	}
+	return opts
 }
 
 // ownerFormat reads the owner in a tab-separated format, for parseOwner.
