@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -136,12 +137,15 @@ func TestSelectNeverReachesAnotherRootsSession(t *testing.T) {
 		if st, err := backend.Status(ctx, s.ID); err != nil || st.(Status).Status != "stopped" {
 			t.Errorf("%s: GET /status?session=: %+v, %v; want stopped", tt.why, st, err)
 		}
+		if err := a.Attach(ctx, s.Name, "", loaded.Owner()); !errors.As(err, new(*ForeignError)) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: session attach: %v, want it refused: %s", tt.why, err, tt.want)
+		}
 	}
 	if sel, err := a.Select(ctx, legacyName); !errors.Is(err, ErrNotRunning) || !strings.Contains(fmt.Sprint(err), fmt.Sprintf("belongs to the legacy session of root %q", other)) {
 		t.Errorf("Select(%s) = %q, %v; want the other root's legacy session refused", legacyName, sel.Name, err)
 	}
 	for _, c := range commands(rec) {
-		if c == "send-keys" || c == "load-buffer" || c == "paste-buffer" || c == "if-shell" {
+		if c == "send-keys" || c == "load-buffer" || c == "paste-buffer" || c == "if-shell" || c == "attach-session" {
 			t.Errorf("a %s reached tmux", c)
 		}
 	}
@@ -149,6 +153,9 @@ func TestSelectNeverReachesAnotherRootsSession(t *testing.T) {
 	takeOver(s.Name, layout.Owner{})
 	if sel, err := a.Select(ctx, s.ID); err != nil || sel.Name != s.Name {
 		t.Errorf("an unmarked session: Select = %q, %v", sel.Name, err)
+	}
+	if err := a.Attach(ctx, s.Name, "", layout.Owner{Root: a.Root(), Mode: "isolated", ID: s.ID}); err != nil || !slices.Contains(commands(rec), "attach-session") {
+		t.Errorf("an unmarked session: attach: %v, calls %q", err, commands(rec))
 	}
 }
 
