@@ -112,8 +112,10 @@ by_hand() {
 		assert_equal "$stderr" "mas: MAS_SESSION_ID: session $id (tmux mas-${id:0:8}) is not running"
 	done
 	[ "$(MAS_ROOT="$other" MAS_SESSION_ID="$id" mas peek 00 | grep -c hello)" = 0 ] || fail "hello reached $other's agent 00"
+	# The only mas session is the other root's, and says so: not picked.
 	run --separate-stderr mas stop --force
-	assert_success
+	assert_failure 1
+	assert_equal "$stderr" "mas: no mas session of root \"$ROOT\" (the root, from MAS_ROOT) is running, only other roots': tmux session mas-${id:0:8} belongs to isolated session $id of root \"$other\""
 	tmux has-session -t "=mas-${id:0:8}" || fail "stop killed $other's session"
 	MAS_ROOT="$other" run --separate-stderr mas session stop "$id"
 	assert_success
@@ -121,17 +123,81 @@ by_hand() {
 	assert_failure
 }
 
-@test "session list reads the orphans' environments in one tmux call" {
+@test "session list reads whose sessions are from their marks, and the environments of the unmarked in one tmux call" {
+	local old=eeeeeee1-1111-4111-8111-111111111111
 	orphan_of "$ROOT" >/dev/null
 	orphan_of "$ROOT" >/dev/null
 	by_hand mas-aaaaaaa1
+	# An orphan of an older mas, which said whose it was in its environment only.
+	by_hand "mas-${old:0:8}" "MAS_WORKSPACE_ROOT=$ROOT" MAS_SESSION_MODE=isolated "MAS_SESSION_ID=$old"
 	log_tmux_calls
 	PATH="$TMUX_LOG_PATH:$PATH" run --separate-stderr mas session list --json
 	assert_success
-	[ "$(jq -r '[.sessions[].status] | join(" ")' <<<"$output")" = "orphan orphan" ]
+	[ "$(jq -r '[.sessions[].status] | join(" ")' <<<"$output")" = "orphan orphan orphan" ]
 	[ "$(wc -l <"$TMUX_LOG")" = 2 ] || fail "$(cat "$TMUX_LOG")"
 	assert_file_contains "$TMUX_LOG" '^list-sessions '
-	[ "$(grep -o 'show-environment' "$TMUX_LOG" | wc -l)" = 3 ] || fail "$(cat "$TMUX_LOG")"
+	[ "$(grep -o 'show-environment' "$TMUX_LOG" | wc -l)" = 2 ] || fail "$(cat "$TMUX_LOG")"
+	# Marked ones alone: one tmux call.
+	tmux kill-session -t =mas-aaaaaaa1
+	tmux kill-session -t "=mas-${old:0:8}"
+	: >"$TMUX_LOG"
+	PATH="$TMUX_LOG_PATH:$PATH" run --separate-stderr mas session list --json
+	[ "$(jq -r '[.sessions[].status] | join(" ")' <<<"$output")" = "orphan orphan" ]
+	[ "$(wc -l <"$TMUX_LOG")" = 1 ] || fail "$(cat "$TMUX_LOG")"
+}
+
+@test "a session whose files say active never reaches another root's session of its id" {
+	local id=0fccadef-2222-4222-8222-222222222222 other="$BATS_TEST_TMPDIR/other root" name
+	name="mas-${id:0:8}"
+	export ROOT="$BATS_TEST_TMPDIR/root a" MAS_ROOT="$BATS_TEST_TMPDIR/root a"
+	MAS_SESSION_ID="$id" mas session create --no-attach >/dev/null 2>&1 || fail "create under $ROOT"
+	# Its tmux session ends behind mas's back (its server died): the files still say active.
+	tmux kill-session -t "=$name"
+	assert_file_contains "$ROOT/sessions/$id/.session" '^STATUS=active$'
+	MAS_ROOT="$other" MAS_SESSION_ID="$id" mas session create --no-attach >/dev/null 2>&1 || fail "create under $other"
+	log_tmux_calls
+	export PATH="$TMUX_LOG_PATH:$PATH"
+	local belongs="tmux session $name belongs to isolated session $id of root \"$other\""
+	for cmd in "send 00 hello" "peek 00" status; do
+		# shellcheck disable=SC2086 # the command's words
+		MAS_SESSION_ID="$id" run --separate-stderr mas $cmd
+		assert_failure 1
+		assert_equal "$stderr" "mas: MAS_SESSION_ID: session $id (tmux $name) is not running: $belongs, not to root \"$ROOT\""
+	done
+	for cmd in "send 00 hello" "peek 00" "stop --force"; do
+		# shellcheck disable=SC2086 # the command's words
+		run --separate-stderr mas $cmd
+		assert_failure 1
+		assert_equal "$stderr" "mas: no mas session of root \"$ROOT\" (the root, from MAS_ROOT) is running, only other roots': $belongs"
+	done
+	run --separate-stderr mas status
+	assert_success
+	assert_line "Session: none"
+	run --separate-stderr mas session list --json
+	[ "$(jq -r '.sessions[] | .sessionId + " " + .status' <<<"$output")" = "$id stopped" ] || fail "$output"
+	start_serve "$ROOT"
+	local body="$BATS_TEST_TMPDIR/body"
+	run curl -sS -o "$body" -w '%{http_code}' -X POST "$API/message" -H 'Content-Type: application/json' \
+		-d "{\"session\": \"$id\", \"target\": \"00\", \"message\": \"hello\", \"execute\": true}"
+	assert_output 404
+	[[ "$(jq -r .error "$body")" == *"$belongs"* ]] || fail "$(cat "$body")"
+	run curl -sS -o "$body" -w '%{http_code}' "$API/sessions/$id/output?agent=00"
+	assert_output 409
+	[[ "$(jq -r .error "$body")" == *"$belongs"* ]] || fail "$(cat "$body")"
+	run curl -sS "$API/status?session=$id"
+	[ "$(jq -r .status <<<"$output")" = stopped ] || fail "$output"
+	# Nothing typed into, nor read from, any pane.
+	run grep -E 'send-keys|paste-buffer|capture-pane' "$TMUX_LOG"
+	assert_failure
+	[ "$(MAS_ROOT="$other" MAS_SESSION_ID="$id" mas peek 00 | grep -c hello)" = 0 ] || fail "hello reached $other's agent 00"
+	# A's stop records it stopped and leaves B's session; B's stop ends it.
+	run --separate-stderr mas session stop "$id"
+	assert_success
+	tmux has-session -t "=$name" || fail "session stop in $ROOT killed $other's session"
+	MAS_ROOT="$other" run --separate-stderr mas session stop "$id"
+	assert_success
+	run tmux has-session -t "=$name"
+	assert_failure
 }
 
 @test "serve logs each orphan of its root when it starts" {

@@ -203,6 +203,7 @@ func startAgents(ctx context.Context, o CreateOptions, s *Session) error {
 		Env:     envfile.Environ(s.Environment()),
 		Command: o.Command,
 		Shell:   o.Shell,
+		Owner:   s.Owner(),
 	})
 }
 

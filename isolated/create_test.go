@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"mas/internal/faketmux"
+	"mas/internal/layout"
 	"mas/tmux"
 )
 
@@ -37,6 +38,26 @@ func TestCreateDrawsAgainWhenTheTmuxNameIsTaken(t *testing.T) {
 	if want := []string{"-V", "new-session", "new-session"}; !slices.Equal(calls, want) {
 		t.Errorf("tmux calls %q, want %q", calls, want)
 	}
+	// The new session says whose it is; the other one still says nothing.
+	owners := tmuxOwners(t, rec)
+	if want := (layout.Owner{Root: root, Mode: "isolated", ID: s.ID}); owners[s.TmuxName] != want || owners["mas-aaaaaaaa"].Marked() {
+		t.Errorf("owners %+v, want %s: %+v and mas-aaaaaaaa unmarked", owners, s.TmuxName, want)
+	}
+}
+
+// tmuxOwners lists the tmux sessions of c, each with what it says of its
+// owner.
+func tmuxOwners(t *testing.T, c tmux.Client) map[string]layout.Owner {
+	t.Helper()
+	refs, err := layout.ListSessions(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	owners := map[string]layout.Owner{}
+	for _, r := range refs {
+		owners[r.Name] = r.Owner
+	}
+	return owners
 }
 
 func TestCreateRollsBackWhenTmuxFails(t *testing.T) {

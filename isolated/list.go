@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"mas/internal/layout"
 	"mas/tmux"
@@ -28,12 +29,8 @@ func List(ctx context.Context, c tmux.Client, root string) (sessions []Listed, t
 		return nil, nil, err
 	}
 	running, tmuxErr := layout.ListSessions(ctx, c)
-	var names map[string]bool // nil: tmux could not be asked
-	if tmuxErr == nil {
-		names = layout.RefNames(running)
-	}
 	for _, id := range ids {
-		sessions = append(sessions, describe(root, id, names))
+		sessions = append(sessions, describe(root, id, running, tmuxErr == nil))
 	}
 	if tmuxErr != nil {
 		return sessions, tmuxErr, nil
@@ -58,20 +55,17 @@ func (o Orphan) listed(root string) Listed {
 
 // Describe is List for one session, with one tmux call.
 func Describe(ctx context.Context, c tmux.Client, root, id string) (Listed, error) {
-	names := map[string]bool{}
-	running, err := layout.Exists(ctx, c, TmuxName(id))
-	names[TmuxName(id)] = running
-	if err != nil {
-		names = nil
-	}
-	return describe(root, id, names), err
+	running, err := layout.ListSessions(ctx, c)
+	return describe(root, id, running, err == nil), err
 }
 
-// describe reconciles one session with the set of live tmux names; nil
-// names means tmux could not be asked. A session whose creator is at work
-// is "creating"; one whose creator is gone before it became active is
-// "error" (creation interrupted), whether its tmux session runs or not.
-func describe(root, id string, names map[string]bool) Listed {
+// describe reconciles one session with the live tmux sessions, when known
+// (tmux could be asked). A session whose creator is at work is "creating";
+// one whose creator is gone before it became active is "error" (creation
+// interrupted), whether its tmux session runs or not. An active session
+// whose tmux name no session has, or one that says it is another's (see
+// ownTmux), is "stopped".
+func describe(root, id string, running []layout.Ref, known bool) Listed {
 	dir := Dir(root, id)
 	creator := creatorOf(dir)
 	s, err := Load(root, id)
@@ -93,11 +87,28 @@ func describe(root, id string, names map[string]bool) Listed {
 	case s.Status == "creating" && creator == creatorLive:
 	case s.Status == "creating":
 		l.Status, l.Error = "error", "creation interrupted"
-	case names == nil:
-	case s.Status == "active" && !names[s.TmuxName]:
+	case !known:
+	case s.Status == "active" && !ownTmux(running, s):
 		l.Status = "stopped"
 	}
 	return l
+}
+
+// ownTmux tells whether the tmux session of s's name is among the running
+// ones and does not say that it is another session's (layout.Owner): two
+// roots can hold the same id, hence the same tmux name.
+func ownTmux(running []layout.Ref, s *Session) bool {
+	ref, ok := tmuxNamed(running, s.TmuxName)
+	return ok && !ref.Owner.Foreign(s.Owner())
+}
+
+// tmuxNamed finds the tmux session called name among the running ones.
+func tmuxNamed(running []layout.Ref, name string) (layout.Ref, bool) {
+	i := slices.IndexFunc(running, func(r layout.Ref) bool { return r.Name == name })
+	if i < 0 {
+		return layout.Ref{}, false
+	}
+	return running[i], true
 }
 
 // Files lists what a session directory holds that people look for.

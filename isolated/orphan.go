@@ -3,7 +3,6 @@ package isolated
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -26,17 +25,19 @@ func IsTmuxName(name string) bool {
 }
 
 // Orphans returns the orphans of root among the sessions of a tmux server
-// (from layout.ListSessions), sorted by name; it makes one tmux call when
-// any of them could be one, none otherwise.
+// (from layout.ListSessions), sorted by name. It makes no tmux call when
+// none of them could be one, or when each that could says whose it is in
+// its options (layout.Owner); one otherwise, for the environments of those
+// that do not (made by an older mas).
 //
 // A session is an orphan of root when its name is mas-<8 hex digits>, no
 // session directory under root has an id starting with those digits, and
-// the environment its creator set on it says so: MAS_WORKSPACE_ROOT is
-// root, MAS_SESSION_MODE is isolated and MAS_SESSION_ID is an id whose
-// tmux name is the session's. A legacy session, one of another root, one
-// the original tool started (it set none of these) or one made by hand is
-// never an orphan. The directories are read again after tmux answered, so
-// that a session created meanwhile is not taken for one.
+// what its creator set on it says so: its root is root, its mode isolated
+// and its id one whose tmux name is the session's. A legacy session, one
+// of another root, one the original tool started (it set none of these)
+// or one made by hand is never an orphan. The directories are read again
+// after tmux answered, so that a session created meanwhile is not taken
+// for one.
 func Orphans(ctx context.Context, c tmux.Client, root string, sessions []layout.Ref) ([]Orphan, error) {
 	var candidates []layout.Ref
 	for _, s := range sessions {
@@ -48,11 +49,7 @@ func Orphans(ctx context.Context, c tmux.Client, root string, sessions []layout.
 	if err != nil || len(candidates) == 0 {
 		return nil, err
 	}
-	var ids []string
-	for _, s := range candidates {
-		ids = append(ids, s.ID)
-	}
-	envs, err := layout.Environments(ctx, c, ids)
+	owners, err := ownersOf(ctx, c, candidates)
 	if err != nil {
 		return nil, err
 	}
@@ -62,15 +59,41 @@ func Orphans(ctx context.Context, c tmux.Client, root string, sessions []layout.
 	}
 	var orphans []Orphan
 	for _, s := range candidates {
-		env, ok := envs[s.ID]
-		if !ok || env["MAS_SESSION_MODE"] != "isolated" || !isCanonical(env["MAS_SESSION_ID"]) ||
-			TmuxName(env["MAS_SESSION_ID"]) != s.Name || !sameRoot(env["MAS_WORKSPACE_ROOT"], root) {
+		o, ok := owners[s.ID]
+		if !ok || o.Mode != "isolated" || !isCanonical(o.ID) || TmuxName(o.ID) != s.Name || !layout.SamePath(o.Root, root) {
 			continue
 		}
-		orphans = append(orphans, Orphan{Ref: s, SessionID: env["MAS_SESSION_ID"]})
+		orphans = append(orphans, Orphan{Ref: s, SessionID: o.ID})
 	}
 	slices.SortFunc(orphans, func(a, b Orphan) int { return strings.Compare(a.Name, b.Name) })
 	return orphans, nil
+}
+
+// ownersOf returns what each listed session says of its owner, by tmux
+// ID: its options, or for those that have none, its environment, all read
+// by one tmux call. A session that ended before its environment was read
+// is left out.
+func ownersOf(ctx context.Context, c tmux.Client, sessions []layout.Ref) (map[string]layout.Owner, error) {
+	owners := map[string]layout.Owner{}
+	var unmarked []string
+	for _, s := range sessions {
+		if s.Owner.Marked() {
+			owners[s.ID] = s.Owner
+		} else {
+			unmarked = append(unmarked, s.ID)
+		}
+	}
+	if len(unmarked) == 0 {
+		return owners, nil
+	}
+	envs, err := layout.Environments(ctx, c, unmarked)
+	if err != nil {
+		return nil, err
+	}
+	for id, env := range envs {
+		owners[id] = layout.OwnerFromEnv(env)
+	}
+	return owners, nil
 }
 
 // withoutDirectory drops the sessions whose tmux name is that of a session
@@ -83,12 +106,6 @@ func withoutDirectory(root string, sessions []layout.Ref) ([]layout.Ref, error) 
 	return slices.DeleteFunc(slices.Clone(sessions), func(s layout.Ref) bool {
 		return slices.ContainsFunc(ids, func(id string) bool { return TmuxName(id) == s.Name })
 	}), nil
-}
-
-// sameRoot reports whether a MAS_WORKSPACE_ROOT names root: the same
-// path, or another spelling of the same directory.
-func sameRoot(got, root string) bool {
-	return got != "" && (filepath.Clean(got) == root || samePath(got, root))
 }
 
 // StopOrphan ends the orphan of root named name (mas-<8 hex digits>). It

@@ -3,12 +3,15 @@ package isolated
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
 	"mas/internal/layout"
 	"mas/internal/tmuxtest"
+	"mas/tmux"
 )
 
 // TestOrphansOnTmux: on a real tmux server shared by two roots, with
@@ -118,4 +121,68 @@ func TestEnvironmentsOnTmux(t *testing.T) {
 	if err != nil || len(envs) != 2 || envs[refs[0].ID]["WHO"] != "a" || envs[refs[2].ID]["WHO"] != "c" {
 		t.Errorf("environments %v, %v; want a's and c's", envs, err)
 	}
+}
+
+// TestStopOnTmuxLeavesAnotherRootsSession: two roots hold the same id, one
+// with spaces in its path (a tab is refused: .session cannot hold one); the session of the one that runs is
+// marked as its own, so the other's stop leaves it alone, and its own stop
+// ends it, each from one list-sessions whose format reads the marks, and
+// no environment.
+func TestStopOnTmuxLeavesAnotherRootsSession(t *testing.T) {
+	r := tmuxtest.Server(t)
+	ctx := context.Background()
+	const id = "0fccadef-1111-4111-8111-111111111111"
+	a, b := filepath.Join(t.TempDir(), "a  b #{c}"), filepath.Join(t.TempDir(), "b")
+	for _, root := range []string{a, b} {
+		if err := os.Mkdir(root, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, root := range []string{a, b} {
+		if _, err := Create(ctx, CreateOptions{Root: root, ID: id, Command: "sleep 600", Shell: "/bin/sh", Tmux: r}); err != nil {
+			t.Fatal(err)
+		}
+		if root == a {
+			if _, err := Stop(ctx, r, a, id, testNow, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	rec := &counted{Client: r}
+	if _, err := Stop(ctx, rec, a, id, testNow, nil); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := layout.Exists(ctx, r, TmuxName(id)); !ok {
+		t.Fatalf("the stop in %q killed the session of %q", a, b)
+	}
+	if calls := rec.calls; len(calls) != 1 || calls[0][0] != "list-sessions" {
+		t.Errorf("the stop in %q made the calls %q, want list-sessions alone", a, calls)
+	}
+	before := len(rec.calls)
+	if _, err := Stop(ctx, rec, b, id, testNow, nil); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := layout.Exists(ctx, r, TmuxName(id)); ok {
+		t.Errorf("the stop in %q left its session running", b)
+	}
+	if calls := rec.calls[before:]; len(calls) != 2 || calls[0][0] != "list-sessions" || calls[1][0] != "kill-session" {
+		t.Errorf("the stop in %q made the calls %q, want list-sessions and kill-session", b, calls)
+	}
+}
+
+// counted is a tmux client that keeps the command names of its calls (a
+// batch: its first).
+type counted struct {
+	tmux.Client
+	calls [][]string
+}
+
+func (c *counted) Run(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error) {
+	c.calls = append(c.calls, args)
+	return c.Client.Run(ctx, stdin, args...)
+}
+
+func (c *counted) Batch(ctx context.Context, stdin io.Reader, cmds ...[]string) ([]byte, error) {
+	c.calls = append(c.calls, cmds[0])
+	return c.Client.Batch(ctx, stdin, cmds...)
 }

@@ -22,7 +22,8 @@ import (
 // A running session (its tmux session exists and its files do not say
 // stopped) is refused with ErrRunning, unless force: then it is stopped
 // first, as Stop does. A tmux session of the same name next to a stopped
-// session is not this session's, and is left alone.
+// session, or one that says it is another's, is not this session's, and
+// is left alone.
 //
 // The directory is first moved aside under the registry lock, so that the
 // session is gone at once for every other command; deleting its files
@@ -73,13 +74,14 @@ func removable(root, id string) (*Session, error) {
 }
 
 // isRunning tells whether the session's agents run: its tmux session
-// exists and its files do not say stopped.
+// exists and does not say it is another's (ownTmux), and its files do not
+// say stopped.
 func isRunning(ctx context.Context, c tmux.Client, s *Session) (bool, error) {
-	alive, err := layout.Exists(ctx, c, s.TmuxName)
+	running, err := layout.ListSessions(ctx, c)
 	if err != nil {
 		return false, &StepError{"check tmux session " + s.TmuxName, err}
 	}
-	return alive && s.Status != "stopped", nil
+	return ownTmux(running, s) && s.Status != "stopped", nil
 }
 
 // moveAside checks again, under the registry lock, that session id may be

@@ -118,7 +118,7 @@ func TestRemoveMovesTheDirectoryBack(t *testing.T) {
 	index := filepath.Join(root, "sessions", indexName)
 	inner, checks := rec.Respond, 0
 	rec.Respond = func(args []string) ([]byte, error) {
-		if args[0] == "has-session" {
+		if args[0] == "list-sessions" {
 			// The second check is made under the registry lock, after
 			// the registry files were checked: the index turns into a
 			// directory, which cannot be read.

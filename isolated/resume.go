@@ -24,9 +24,9 @@ import (
 //
 // It is refused, with nothing changed, when the session runs (ErrRunning),
 // is being created or resumed by another process (ErrBusy), its tmux name
-// is taken by another tmux session (ErrNameTaken), its files cannot be
-// read or are inconsistent, it is not stopped, or a unit directory is
-// missing. When starting it fails half-way, what was started is killed
+// is taken by another tmux session (ErrNameTaken, naming whose it is when
+// it says so: layout.Owner), its files cannot be read or are
+// inconsistent, it is not stopped, or a unit directory is missing. When starting it fails half-way, what was started is killed
 // and its files stay stopped.
 //
 // Like Create, it holds the session's creation marker from the moment it
@@ -120,11 +120,14 @@ func claimLocked(ctx context.Context, c tmux.Client, root, id string) (*Session,
 	if err := checkUnits(s.UnitDir); err != nil {
 		return nil, nil, err
 	}
-	taken, err := layout.Exists(ctx, c, s.TmuxName)
+	running, err := layout.ListSessions(ctx, c)
 	if err != nil {
 		return nil, nil, &StepError{"check tmux session " + s.TmuxName, err}
 	}
-	if taken {
+	switch ref, taken := tmuxNamed(running, s.TmuxName); {
+	case taken && ref.Owner.Foreign(s.Owner()):
+		return nil, nil, fmt.Errorf("%w: tmux session %s belongs to %s", ErrNameTaken, s.TmuxName, ref.Owner)
+	case taken:
 		return nil, nil, nameTaken(s.TmuxName, s.Status)
 	}
 	if creator == creatorGone {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"mas/internal/faketmux"
+	"mas/internal/layout"
 	"mas/internal/safefile"
 	"mas/tmux"
 )
@@ -112,6 +113,9 @@ func TestResumeBringsTheSessionBack(t *testing.T) {
 	// agent command and pane logs.
 	if batches := callsTo(rec, 0, "new-session"); len(batches) != 2 || !slices.Equal(batches[0], batches[1]) {
 		t.Errorf("resume built %q, create %q", batches[len(batches)-1], batches[0])
+	}
+	if got, want := tmuxOwners(t, rec)[s.TmuxName], (layout.Owner{Root: root, Mode: "isolated", ID: s.ID}); got != want {
+		t.Errorf("the resumed tmux session is marked as %v, want %v", got, want)
 	}
 	loaded, err := Load(root, s.ID)
 	if err != nil || loaded.Status != "active" {
@@ -371,7 +375,7 @@ func TestResumeLeavesATmuxSessionMadeMeanwhile(t *testing.T) {
 	inner := rec.Respond
 	rec.Respond = func(args []string) ([]byte, error) {
 		out, err := inner(args)
-		if args[0] == "has-session" {
+		if args[0] == "list-sessions" {
 			f.Add(s.TmuxName)
 		}
 		return out, err

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"mas/envfile"
+	"mas/internal/layout"
 	"mas/internal/safefile"
 )
 
@@ -90,7 +91,7 @@ func Load(root, id string) (*Session, error) {
 	}
 	for _, d := range derived {
 		got, ok := m[d.key]
-		if !ok && d.optional || got == d.want || d.path && samePath(got, d.want) {
+		if !ok && d.optional || got == d.want || d.path && layout.SamePath(got, d.want) {
 			continue
 		}
 		return nil, &InconsistentError{File: file, Key: d.key, Got: got, Want: d.want}
@@ -107,20 +108,6 @@ type InconsistentError struct {
 
 func (e *InconsistentError) Error() string {
 	return fmt.Sprintf("%s: inconsistent: %s is %q, but this session's is %q", e.File, e.Key, e.Got, e.Want)
-}
-
-// samePath reports whether a path from a file names the same existing
-// directory as want: the root may be reached through a link.
-func samePath(got, want string) bool {
-	if !filepath.IsAbs(got) {
-		return false
-	}
-	a, err := os.Stat(got)
-	if err != nil {
-		return false
-	}
-	b, err := os.Stat(want)
-	return err == nil && os.SameFile(a, b)
 }
 
 // entry is the session's registry entry.
@@ -142,6 +129,10 @@ func (s *Session) Environment() []envfile.Var {
 		{Key: "SESSION_DIR", Value: s.Dir},
 	}
 }
+
+// Owner is whose the session's tmux session says it is: this session's,
+// of its root (see layout.Owner).
+func (s *Session) Owner() layout.Owner { return layout.Owner{Root: s.Root, Mode: s.Mode, ID: s.ID} }
 
 // vars is the .session content, keys in the original tool's order.
 func (s *Session) vars() []envfile.Var {

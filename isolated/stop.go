@@ -3,7 +3,6 @@ package isolated
 import (
 	"context"
 	"io"
-	"slices"
 	"time"
 
 	"mas/internal/layout"
@@ -16,9 +15,8 @@ import (
 // error. Warnings (a rebuilt index) go to warn.
 //
 // The tmux session killed is always mas-<first 8 characters of id>,
-// whatever the .session file says, and only when the environment its
-// creator set on it does not say that it is another session (see
-// killOwn). A .session that cannot be read or is
+// whatever the .session file says, and only when what its creator set on
+// it does not say that it is another session (see killOwn). A .session that cannot be read or is
 // inconsistent is left as it is, and nothing is recorded: the tmux session
 // is killed and a *RecordError says why the stop was not written down.
 // When the files cannot be written (a read-only or full disk), the tmux
@@ -45,36 +43,31 @@ func Stop(ctx context.Context, c tmux.Client, root, id string, now time.Time, wa
 }
 
 // killOwn kills the tmux session named after session id of root, unless
-// its environment says that it is another session: of another root (which
-// can hold the same id, chosen by hand or copied), with another id, or not
-// isolated. A session whose creator set none of these variables (the
-// original tool) is killed, as it always was. It is killed by its tmux ID,
-// so that a session that took the name since it was read is not.
+// it says that it is another session: of another root (which can hold the
+// same id, chosen by hand or copied), with another id, or not isolated.
+// It says so in the options its creator set (layout.Owner), read by the
+// listing that finds it; a session made by an older mas, without them, in
+// the environment its creator set, read by one more tmux call. A session
+// that says neither (the original tool's) is killed, as it always was. It
+// is killed by its tmux ID, so that a session that took the name since it
+// was read is not.
 func killOwn(ctx context.Context, c tmux.Client, root, id string) error {
 	sessions, err := layout.ListSessions(ctx, c)
 	if err != nil {
 		return err
 	}
-	i := slices.IndexFunc(sessions, func(s layout.Ref) bool { return s.Name == TmuxName(id) })
-	if i < 0 {
+	ref, ok := tmuxNamed(sessions, TmuxName(id))
+	if !ok {
 		return nil
 	}
-	ref := sessions[i].ID
-	envs, err := layout.Environments(ctx, c, []string{ref})
+	owners, err := ownersOf(ctx, c, []layout.Ref{ref})
 	if err != nil {
 		return err
 	}
-	env := envs[ref]
-	if r, ok := env["MAS_WORKSPACE_ROOT"]; ok && !sameRoot(r, root) {
+	if owners[ref.ID].Foreign(layout.Owner{Root: root, Mode: "isolated", ID: id}) {
 		return nil
 	}
-	if got, ok := env["MAS_SESSION_ID"]; ok && got != id {
-		return nil
-	}
-	if mode, ok := env["MAS_SESSION_MODE"]; ok && mode != "isolated" {
-		return nil
-	}
-	return layout.KillID(ctx, c, ref)
+	return layout.KillID(ctx, c, ref.ID)
 }
 
 // RecordError is a stop whose tmux session was killed but that was not

@@ -54,6 +54,10 @@ func (s *Session) Environment() []envfile.Var {
 	}
 }
 
+// Owner is whose the tmux session of root's legacy session says it is
+// (see layout.Owner).
+func Owner(root string) layout.Owner { return layout.Owner{Root: root, Mode: "legacy"} }
+
 // Create starts the project's session: the unit and workflow directories
 // are filled from the templates where missing (unless SkipInit), the team
 // is built in tmux, and .mas_session is written in the project directory.
@@ -95,7 +99,7 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 	}
 	if err := layout.Create(ctx, o.Tmux, layout.Spec{
 		Name: s.Name, Dir: s.Root, UnitDir: s.UnitDir, LogDir: logDir, Env: envfile.Environ(s.Environment()),
-		Command: o.Command, Shell: o.Shell,
+		Command: o.Command, Shell: o.Shell, Owner: Owner(s.Root),
 	}); err != nil {
 		if !errors.Is(err, layout.ErrDuplicate) { // else the session started meanwhile may log there
 			removePaneLogs(logDir, madeLogs)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"mas/internal/faketmux"
+	"mas/internal/layout"
 	"mas/tmux"
 )
 
@@ -40,6 +41,9 @@ func TestCreateStop(t *testing.T) {
 	}
 	if env := s.Environment(); env[0].Key != "SESSION_NAME" || env[0].Value != "mas-demo" {
 		t.Errorf("environment %v", env)
+	}
+	if refs, err := layout.ListSessions(ctx, rec); err != nil || len(refs) != 1 || refs[0].Owner != (layout.Owner{Root: root, Mode: "legacy"}) {
+		t.Errorf("tmux sessions %+v, %v; want mas-demo marked as the legacy session of %s", refs, err, root)
 	}
 	calls := len(rec.Calls())
 	if again, err := Create(ctx, o); !errors.Is(err, ErrRunning) || again.Name != "mas-demo" {

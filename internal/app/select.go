@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"slices"
 	"strings"
 
@@ -32,9 +33,17 @@ type Selected struct {
 // session when it is a mas-* one; else the project's legacy session named
 // in $ROOT/.mas_session; else the only mas-* session. With several and no
 // hint it is an error that lists them, never a silent pick.
-// It makes one tmux call, which also lists the session's panes.
+// It makes one tmux call, which also lists the session's panes and what
+// each session says of whose it is (layout.Owner).
 // A hint (an isolated session's id, its prefix, or a tmux session name)
 // wins over all; "" is none.
+//
+// A tmux session that says it is another root's, or another session's
+// than the one asked for, is never selected (*ForeignError): two roots can
+// hold the same id, or the same project name, hence the same tmux name,
+// and the one whose files say it runs may have lost its tmux server. The
+// only mas-* session is picked among those that do not say they are
+// another root's.
 func (a *App) Select(ctx context.Context, hint string) (Selected, error) {
 	root := a.Root()
 	snapshot, err := layout.Snapshot(ctx, a.Tmux)
@@ -51,7 +60,11 @@ func (a *App) Select(ctx context.Context, hint string) (Selected, error) {
 			if !runs(s, names) {
 				return Selected{}, fmt.Errorf("%w: session %s is not running", ErrNotRunning, hint)
 			}
-			return Selected{Name: s.TmuxName, Root: root, Iso: s, Panes: layout.Of(snapshot, s.TmuxName)}, nil
+			sel := Selected{Name: s.TmuxName, Root: root, Iso: s, Panes: layout.Of(snapshot, s.TmuxName)}
+			if err := sel.owned(s.Owner()); err != nil {
+				return Selected{}, fmt.Errorf("session %s is not running: %w", hint, err)
+			}
+			return sel, nil
 		}
 		// Otherwise only the root's own legacy session: not another
 		// root's session, nor any tmux session that happens to run.
@@ -61,7 +74,11 @@ func (a *App) Select(ctx context.Context, hint string) (Selected, error) {
 		if !names[hint] {
 			return Selected{}, fmt.Errorf("%w: no running session %s", ErrNotRunning, hint)
 		}
-		return Selected{Name: hint, Root: root, Panes: layout.Of(snapshot, hint)}, nil
+		sel := Selected{Name: hint, Root: root, Panes: layout.Of(snapshot, hint)}
+		if err := sel.owned(legacy.Owner(root)); err != nil {
+			return Selected{}, fmt.Errorf("session %s is not running: %w", hint, err)
+		}
+		return sel, nil
 	}
 	if id := a.Getenv("MAS_SESSION_ID"); id != "" {
 		full, err := isolated.Find(root, id)
@@ -75,14 +92,25 @@ func (a *App) Select(ctx context.Context, hint string) (Selected, error) {
 		if !runs(s, names) {
 			return Selected{}, fmt.Errorf("MAS_SESSION_ID: session %s (tmux %s) is not running", s.ID, s.TmuxName)
 		}
-		return Selected{Name: s.TmuxName, Root: root, Iso: s, Panes: layout.Of(snapshot, s.TmuxName)}, nil
+		sel := Selected{Name: s.TmuxName, Root: root, Iso: s, Panes: layout.Of(snapshot, s.TmuxName)}
+		if err := sel.owned(s.Owner()); err != nil {
+			return Selected{}, fmt.Errorf("MAS_SESSION_ID: session %s (tmux %s) is not running: %w", s.ID, s.TmuxName, err)
+		}
+		return sel, nil
 	}
+	// pick selects a running tmux session by its name alone: the isolated
+	// session of the root that has its name, if any, else any session that
+	// does not say it is another root's.
 	pick := func(name string) (Selected, error) {
 		sel := Selected{Name: name, Root: root, Panes: layout.Of(snapshot, name)}
+		want := layout.Owner{Root: root}
 		if id, err := isolated.Find(root, name); err == nil {
 			if s, err := isolated.Load(root, id); err == nil && s.TmuxName == name {
-				sel.Iso = s
+				sel.Iso, want = s, s.Owner()
 			}
+		}
+		if err := sel.owned(want); err != nil {
+			return Selected{}, err
 		}
 		return sel, nil
 	}
@@ -90,7 +118,11 @@ func (a *App) Select(ctx context.Context, hint string) (Selected, error) {
 		if !names[name] {
 			return Selected{}, fmt.Errorf("MAS_SESSION_NAME: tmux session %s is not running", name)
 		}
-		return pick(name)
+		sel, err := pick(name)
+		if err != nil {
+			return Selected{}, fmt.Errorf("MAS_SESSION_NAME: %w", err)
+		}
+		return sel, nil
 	}
 	// $TMUX is "socket,server pid,session number" of the current client.
 	if parts := strings.Split(a.Getenv("TMUX"), ","); len(parts) == 3 && a.Getenv("MAS_TMUX_SOCKET") == "" {
@@ -113,20 +145,84 @@ func (a *App) Select(ctx context.Context, hint string) (Selected, error) {
 		return Selected{}, fmt.Errorf("project session file: %w", err)
 	}
 	var mas []string
-	for n := range names {
-		if strings.HasPrefix(n, "mas-") {
-			mas = append(mas, n)
+	var others []*ForeignError
+	for _, n := range slices.Sorted(maps.Keys(names)) {
+		if !strings.HasPrefix(n, "mas-") {
+			continue
 		}
+		sel := Selected{Name: n, Root: root, Panes: layout.Of(snapshot, n)}
+		var foreign *ForeignError
+		if errors.As(sel.owned(layout.Owner{Root: root}), &foreign) {
+			others = append(others, foreign)
+			continue
+		}
+		mas = append(mas, n)
 	}
-	slices.Sort(mas)
-	switch len(mas) {
-	case 0:
+	switch {
+	case len(mas) == 0 && len(others) > 0:
+		return Selected{}, &OthersError{Root: root, Why: a.RootWhy(), Others: others}
+	case len(mas) == 0:
 		return Selected{}, ErrNoSession
-	case 1:
+	case len(mas) == 1:
 		return pick(mas[0])
 	}
 	return Selected{}, &SeveralError{Names: mas}
 }
+
+// owned returns a *ForeignError when the selected tmux session says that
+// it is not want's (layout.Owner.Foreign); a session that says nothing
+// (made by an older mas, the original or by hand) is anyone's.
+func (sel Selected) owned(want layout.Owner) error {
+	if len(sel.Panes) > 0 && sel.Panes[0].Owner.Foreign(want) {
+		return &ForeignError{Name: sel.Name, Owner: sel.Panes[0].Owner, Root: sel.Root}
+	}
+	return nil
+}
+
+// ForeignError is a tmux session of the name a session of Root has, or of
+// the only name there is, that says it is another's: another root's, or
+// another session's of the root. For the session asked for, it is
+// ErrNotRunning.
+type ForeignError struct {
+	Name  string       // the tmux session
+	Owner layout.Owner // whose it says it is
+	Root  string       // the root of the selection
+}
+
+func (e *ForeignError) Error() string {
+	if e.Owner.Root != "" && !layout.SamePath(e.Owner.Root, e.Root) {
+		return fmt.Sprintf("%s, not to root %q", e.belongs(), e.Root)
+	}
+	return e.belongs()
+}
+
+func (e *ForeignError) belongs() string {
+	return fmt.Sprintf("tmux session %s belongs to %s", e.Name, e.Owner)
+}
+
+func (e *ForeignError) Unwrap() error { return ErrNotRunning }
+
+// OthersError is a selection without a hint where only other roots' mas
+// sessions run: no session of Root does, as ErrNoSession says.
+type OthersError struct {
+	Root   string
+	Why    string // where the root came from (Env.RootWhy)
+	Others []*ForeignError
+}
+
+func (e *OthersError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "no mas session of root %q (%s) is running, only other roots': ", e.Root, e.Why)
+	for i, o := range e.Others {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(o.belongs())
+	}
+	return b.String()
+}
+
+func (e *OthersError) Unwrap() error { return ErrNoSession }
 
 // runs tells whether the isolated session s runs, names being the tmux
 // sessions: its tmux session exists and its files do not say stopped. A

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -187,14 +188,20 @@ func (a *App) Show(ctx context.Context, name, window string) error {
 	return layout.Attach(ctx, a.Tmux, name, window, a.InsideTmux())
 }
 
-// Attach is Show for a session that must be running.
-func (a *App) Attach(ctx context.Context, name, window string) error {
-	alive, err := layout.Exists(ctx, a.Tmux, name)
+// Attach is Show for a session that must be running and must not say
+// that it is another's than want's (layout.Owner; an empty want asks
+// nothing): a *ForeignError otherwise.
+func (a *App) Attach(ctx context.Context, name, window string, want layout.Owner) error {
+	running, err := layout.ListSessions(ctx, a.Tmux)
 	if err != nil {
 		return err
 	}
-	if !alive {
+	i := slices.IndexFunc(running, func(r layout.Ref) bool { return r.Name == name })
+	if i < 0 {
 		return fmt.Errorf("tmux session %s is not running", name)
+	}
+	if want.Marked() && running[i].Owner.Foreign(want) {
+		return &ForeignError{Name: name, Owner: running[i].Owner, Root: want.Root}
 	}
 	return a.Show(ctx, name, window)
 }

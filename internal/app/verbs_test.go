@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -40,10 +42,22 @@ func TestSelect(t *testing.T) {
 		{[]string{"mas-a", "mas-b"}, map[string]string{"TMUX": "/tmp/s,1,1"}, "", "", "mas-b", "", "the current tmux session ($1)"},
 		{[]string{"mas-a", "mas-b"}, nil, "", "SESSION_NAME=mas-b\n", "mas-b", "", "the project's .mas_session"},
 		{[]string{"mas-a", "mas-b"}, nil, "", "SESSION_NAME='broken\n", "", "project session file", "a broken .mas_session is reported, not skipped"},
+		// Sessions marked as another root's (the mas-x* ones, below).
+		{[]string{"mas-x1"}, nil, "", "", "", `no mas session of root "`, "attack: the only mas session is another root's: not picked, and said so"},
+		{[]string{"mas-a", "mas-x1", "mas-x2"}, nil, "", "", "mas-a", "", "the only mas session that is not another root's"},
+		{[]string{"mas-a", "mas-x1"}, map[string]string{"MAS_SESSION_NAME": "mas-x1"}, "", "", "", "MAS_SESSION_NAME: tmux session mas-x1 belongs to the legacy session of root", "attack: MAS_SESSION_NAME names another root's session"},
+		{[]string{"mas-a", "mas-x1"}, map[string]string{"TMUX": "/tmp/s,1,1"}, "", "", "", "tmux session mas-x1 belongs to", "the current tmux session is another root's"},
+		{[]string{"mas-a", "mas-x1"}, nil, "", "SESSION_NAME=mas-x1\n", "", "tmux session mas-x1 belongs to", "attack: .mas_session names another root's session of the same project name"},
+		{[]string{"mas-a", "mas-x1"}, nil, "mas-x1", "SESSION_NAME=mas-x1\n", "", "session mas-x1 is not running: tmux session mas-x1 belongs to", "attack: a hint naming the root's legacy session, which another root's has the name of"},
 	}
 	for _, tt := range tests {
 		a, f, _, _ := testApp(t, tt.vars)
 		f.Add(tt.running...)
+		for _, n := range tt.running {
+			if strings.HasPrefix(n, "mas-x") {
+				f.SetOptions(n, layout.Owner{Root: t.TempDir(), Mode: "legacy"}.Options()...)
+			}
+		}
 		if tt.file != "" {
 			os.WriteFile(filepath.Join(a.Root(), ".mas_session"), []byte(tt.file), 0o644)
 		}
@@ -54,6 +68,94 @@ func TestSelect(t *testing.T) {
 		case tt.want == "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
 			t.Errorf("%s: got %q, %v; want an error with %q", tt.why, sel.Name, err, tt.err)
 		}
+	}
+}
+
+// TestSelectNeverReachesAnotherRootsSession: two roots hold the same id
+// (MAS_SESSION_ID chosen by hand, a copied root) and only one can run it.
+// When this root's files say its session is active (its tmux server died,
+// or the files are stale) while the other root runs a session of that id,
+// the tmux session says whose it is: the hint, MAS_SESSION_ID and the API
+// never reach it, and the error names the other root. So with an id of the
+// root whose 8 characters another session of the root has, and with the
+// root's legacy session, whose project name another root's has.
+func TestSelectNeverReachesAnotherRootsSession(t *testing.T) {
+	a, f, rec, _ := testApp(t, nil)
+	ctx := context.Background()
+	if err := a.Init("demo"); err != nil {
+		t.Fatal(err)
+	}
+	s, err := a.Start(ctx, Launch{Mode: Isolated, Config: []byte(`{}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := t.TempDir()
+	takeOver := func(name string, o layout.Owner) {
+		t.Helper()
+		if _, err := rec.Run(ctx, nil, "kill-session", "-t", "="+name); err != nil {
+			t.Fatal(err)
+		}
+		f.Add(name)
+		f.SetOptions(name, o.Options()...)
+	}
+	legacyName := legacy.SessionName("demo")
+	f.Add(legacyName)
+	f.SetOptions(legacyName, layout.Owner{Root: other, Mode: "legacy"}.Options()...)
+	os.WriteFile(legacy.SessionFile(a.Root()), []byte("SESSION_NAME="+legacyName+"\n"), 0o644)
+	owners := []struct {
+		o    layout.Owner
+		want string // in the error
+		why  string
+	}{
+		{layout.Owner{Root: other, Mode: "isolated", ID: s.ID}, fmt.Sprintf("belongs to isolated session %s of root %q, not to root %q", s.ID, other, a.Root()), "another root's session of the same id"},
+		{layout.Owner{Root: a.Root(), Mode: "isolated", ID: s.ID[:9] + "0000-4000-8000-000000000000"}, "belongs to isolated session " + s.ID[:9] + "0000-4000-8000-000000000000 of root", "another session of the root with the same 8 characters"},
+		{layout.Owner{Root: a.Root(), Mode: "legacy"}, "belongs to the legacy session of root", "the root's legacy session, of a project with an 8-hex name"},
+	}
+	for _, tt := range owners {
+		takeOver(s.Name, tt.o)
+		loaded, err := isolated.Load(a.Root(), s.ID)
+		if err != nil || loaded.Status != "active" {
+			t.Fatalf("%s: the session's files: %+v, %v; want active", tt.why, loaded, err)
+		}
+		for _, hint := range []string{s.ID, s.ID[:8], s.Name} {
+			if sel, err := a.Select(ctx, hint); !errors.Is(err, ErrNotRunning) || !strings.Contains(fmt.Sprint(err), tt.want) {
+				t.Errorf("%s: Select(%s) = %q, %v; want ErrNotRunning, %q", tt.why, hint, sel.Name, err, tt.want)
+			}
+		}
+		b, _, _, _ := testApp(t, map[string]string{"MAS_ROOT": a.Root(), "MAS_SESSION_ID": s.ID})
+		b.Tmux = a.Tmux
+		if sel, err := b.Select(ctx, ""); err == nil || !strings.Contains(err.Error(), "MAS_SESSION_ID: session "+s.ID+" (tmux "+s.Name+") is not running: tmux session "+s.Name+" "+tt.want) {
+			t.Errorf("%s: Select with MAS_SESSION_ID = %q, %v", tt.why, sel.Name, err)
+		}
+		backend := NewBackend(a)
+		if _, err := backend.Message(ctx, api.MessageRequest{Session: s.ID, Target: "all", Message: "hi"}); !errors.Is(err, api.ErrNotFound) {
+			t.Errorf("%s: POST /message: %v, want not found", tt.why, err)
+		}
+		if _, err := backend.Output(ctx, s.ID, "", ""); !errors.Is(err, api.ErrConflict) {
+			t.Errorf("%s: GET /sessions/{id}/output: %v, want a conflict (known, not running)", tt.why, err)
+		}
+		if st, err := backend.Status(ctx, s.ID); err != nil || st.(Status).Status != "stopped" {
+			t.Errorf("%s: GET /status?session=: %+v, %v; want stopped", tt.why, st, err)
+		}
+		if err := a.Attach(ctx, s.Name, "", loaded.Owner()); !errors.As(err, new(*ForeignError)) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: session attach: %v, want it refused: %s", tt.why, err, tt.want)
+		}
+	}
+	if sel, err := a.Select(ctx, legacyName); !errors.Is(err, ErrNotRunning) || !strings.Contains(fmt.Sprint(err), fmt.Sprintf("belongs to the legacy session of root %q", other)) {
+		t.Errorf("Select(%s) = %q, %v; want the other root's legacy session refused", legacyName, sel.Name, err)
+	}
+	for _, c := range commands(rec) {
+		if c == "send-keys" || c == "load-buffer" || c == "paste-buffer" || c == "if-shell" || c == "attach-session" {
+			t.Errorf("a %s reached tmux", c)
+		}
+	}
+	// A session made by an older mas says nothing: reached as before.
+	takeOver(s.Name, layout.Owner{})
+	if sel, err := a.Select(ctx, s.ID); err != nil || sel.Name != s.Name {
+		t.Errorf("an unmarked session: Select = %q, %v", sel.Name, err)
+	}
+	if err := a.Attach(ctx, s.Name, "", layout.Owner{Root: a.Root(), Mode: "isolated", ID: s.ID}); err != nil || !slices.Contains(commands(rec), "attach-session") {
+		t.Errorf("an unmarked session: attach: %v, calls %q", err, commands(rec))
 	}
 }
 

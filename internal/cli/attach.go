@@ -7,6 +7,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"mas/internal/app"
+	"mas/internal/layout"
 )
 
 // attachCommand attaches to the selected session.
@@ -15,14 +16,16 @@ func (a *App) attachCommand(ctx context.Context, cc *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	return a.attach(ctx, sel.Name, cc.String("window"))
+	// Select has made sure that the session is not another's.
+	return a.attach(ctx, sel.Name, cc.String("window"), layout.Owner{})
 }
 
 // attach shows a tmux session on this terminal, or says how when there is
-// no terminal to show it on.
-func (a *App) attach(ctx context.Context, name, window string) error {
+// no terminal to show it on; a session that says it is another's than
+// want's is refused (app.App.Attach).
+func (a *App) attach(ctx context.Context, name, window string, want layout.Owner) error {
 	if !a.e.StdinTTY || !a.e.StdoutTTY {
 		return fmt.Errorf("not a terminal: attach from one with: %s attach -t %s", app.TmuxCommand(a.e.Getenv("MAS_TMUX_SOCKET")), name)
 	}
-	return a.app.Attach(ctx, name, window)
+	return a.app.Attach(ctx, name, window, want)
 }

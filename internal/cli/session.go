@@ -150,7 +150,7 @@ func (a *App) sessionAttach(ctx context.Context, cc *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	return a.attach(ctx, s.TmuxName, cc.String("window"))
+	return a.attach(ctx, s.TmuxName, cc.String("window"), s.Owner())
 }
 
 func (a *App) sessionPrune(ctx context.Context, _ *ucli.Context) error {

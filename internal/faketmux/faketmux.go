@@ -5,7 +5,10 @@ package faketmux
 
 import (
 	"fmt"
+	"maps"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -15,7 +18,8 @@ import (
 
 // New returns an empty server and a Recorder it answers.
 func New() (*Server, *tmux.Recorder) {
-	f := &Server{idle: map[string]bool{}, screens: map[pane][]string{}, gone: map[pane]bool{}, ids: map[string]int{}, env: map[string][]string{}}
+	f := &Server{idle: map[string]bool{}, screens: map[pane][]string{}, gone: map[pane]bool{}, ids: map[string]int{},
+		env: map[string][]string{}, options: map[string]map[string]string{}}
 	return f, &tmux.Recorder{Respond: f.Respond}
 }
 
@@ -31,14 +35,15 @@ func (f *Server) SetIdle(name string, idle bool) {
 // of thirteen tagged agent panes would.
 type Server struct {
 	mu       sync.Mutex
-	sessions []string            // in creation order
-	idle     map[string]bool     // sessions whose agents have not started
-	ids      map[string]int      // session ids ($N), never reused
-	env      map[string][]string // session environments, KEY=VALUE
-	next     int                 // last pane number handed out
-	nextID   int                 // next session id
-	screens  map[pane][]string   // the text of an agent's pane
-	gone     map[pane]bool       // the agent's pane was closed
+	sessions []string                     // in creation order
+	idle     map[string]bool              // sessions whose agents have not started
+	ids      map[string]int               // session ids ($N), never reused
+	env      map[string][]string          // session environments, KEY=VALUE
+	options  map[string]map[string]string // session user options (@name), by session
+	next     int                          // last pane number handed out
+	nextID   int                          // next session id
+	screens  map[pane][]string            // the text of an agent's pane
+	gone     map[pane]bool                // the agent's pane was closed
 }
 
 // SetScreen sets the text of the pane of an agent of a session, history
@@ -89,6 +94,71 @@ func (f *Server) add(name string, env []string) {
 	f.ids[name] = f.nextID
 	f.nextID++
 	f.env[name] = env
+	f.options[name] = map[string]string{}
+}
+
+// SetOptions sets user options (@name) of a session, name and value, as
+// set-option does; formats read them as #{@name}.
+func (f *Server) SetOptions(session string, opts ...[2]string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, o := range opts {
+		f.options[session][o[0]] = o[1]
+	}
+}
+
+// setOptions answers the set-option commands of a batch that set session
+// options, "set-option -t =NAME: @name value", up to the first that names
+// no session; pane options (-p, the agents' tags) are answered from the
+// roster.
+func (f *Server) setOptions(args []string) error {
+	for cmd := range strings.SplitSeq(strings.Join(args, "\x00"), "\x00;\x00") {
+		c := strings.Split(cmd, "\x00")
+		if c[0] != "set-option" || len(c) > 1 && c[1] == "-p" {
+			continue
+		}
+		if len(c) != 5 || c[1] != "-t" || !strings.HasPrefix(c[3], "@") {
+			return missing(args, "fake tmux: unexpected set-option "+cmd)
+		}
+		name, ok := f.find(strings.TrimSuffix(c[2], ":"))
+		if !ok {
+			return missing(args, "can't find session: "+c[2])
+		}
+		f.options[name][c[3]] = c[4]
+	}
+	return nil
+}
+
+// formatVar is a #{name} of a format.
+var formatVar = regexp.MustCompile(`#\{([^}]*)\}`)
+
+// expand fills a format for a pane of session (agent "" for the session
+// alone): vars first, then the session's user options; an option not set
+// is empty, as with tmux, and any other name is an error, so that a
+// format the fake cannot answer fails the test.
+func (f *Server) expand(format, session string, vars map[string]string) (string, error) {
+	var unknown []string
+	out := formatVar.ReplaceAllStringFunc(format, func(m string) string {
+		name := m[2 : len(m)-1]
+		if v, ok := vars[name]; ok {
+			return v
+		}
+		if strings.HasPrefix(name, "@") {
+			return f.options[session][name]
+		}
+		unknown = append(unknown, name)
+		return ""
+	})
+	if len(unknown) > 0 {
+		return "", fmt.Errorf("fake tmux: cannot answer %q in a format", unknown)
+	}
+	return out, nil
+}
+
+// sessionVars are the format variables of a session.
+func (f *Server) sessionVars(name string) map[string]string {
+	return map[string]string{"session_name": name, "session_id": f.sessionID(name),
+		"session_created": "1700000000", "session_path": "/w"}
 }
 
 // find returns the session a target names: =name or $N.
@@ -144,12 +214,13 @@ func (f *Server) Respond(args []string) ([]byte, error) {
 	return nil, nil
 }
 
-// listPanes answers list-panes -a with every pane of every session, in
-// the tab-separated format of layout.Snapshot.
+// listPanes answers list-panes -a with every pane of every session, its
+// -F format filled.
 func (f *Server) listPanes(args []string) ([]byte, error) {
 	if len(f.sessions) == 0 {
 		return nil, missing(args, "no server running on /tmp/x")
 	}
+	format := args[slices.Index(args, "-F")+1]
 	var b strings.Builder
 	for _, s := range f.sessions {
 		command := "claude"
@@ -161,15 +232,21 @@ func (f *Server) listPanes(args []string) ([]byte, error) {
 				continue
 			}
 			wi := slices.IndexFunc(roster.Windows(), func(w roster.Window) bool { return w.Name == ag.Window })
-			fmt.Fprintf(&b, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t0\t1700000000\t0\t/w\n",
-				f.sessionID(s), s, ag.Window, wi, ag.Pane, f.paneID(s, ag.ID), ag.ID, command)
+			vars := f.sessionVars(s)
+			maps.Copy(vars, map[string]string{"window_name": ag.Window, "window_index": strconv.Itoa(wi),
+				"pane_index": strconv.Itoa(ag.Pane), "pane_id": f.paneID(s, ag.ID), "@mas_agent": ag.ID,
+				"pane_current_command": command, "pane_dead": "0", "pane_pid": "0"})
+			line, err := f.expand(format, s, vars)
+			if err != nil {
+				return nil, missing(args, err.Error())
+			}
+			b.WriteString(line + "\n")
 		}
 	}
 	return []byte(b.String()), nil
 }
 
-// listSessions answers list-sessions, its -F format filled with the
-// session's name, id and creation time.
+// listSessions answers list-sessions, its -F format filled.
 func (f *Server) listSessions(args []string) ([]byte, error) {
 	if len(f.sessions) == 0 {
 		return nil, missing(args, "no server running on /tmp/x")
@@ -180,14 +257,18 @@ func (f *Server) listSessions(args []string) ([]byte, error) {
 	}
 	var b strings.Builder
 	for _, s := range f.sessions {
-		b.WriteString(strings.NewReplacer("#{session_name}", s, "#{session_id}", f.sessionID(s),
-			"#{session_created}", "1700000000").Replace(format) + "\n")
+		line, err := f.expand(format, s, f.sessionVars(s))
+		if err != nil {
+			return nil, missing(args, err.Error())
+		}
+		b.WriteString(line + "\n")
 	}
 	return []byte(b.String()), nil
 }
 
 // newSession answers the batch of layout.Create: a session with the
-// environment its -e options set, and thirteen pane ids.
+// environment its -e options set and the user options its set-option
+// commands set, and thirteen pane ids.
 func (f *Server) newSession(args []string) ([]byte, error) {
 	name := args[slices.Index(args, "-s")+1]
 	if slices.Contains(f.sessions, name) {
@@ -203,6 +284,9 @@ func (f *Server) newSession(args []string) ([]byte, error) {
 		}
 	}
 	f.add(name, env)
+	if err := f.setOptions(args); err != nil {
+		return nil, err
+	}
 	var b strings.Builder
 	for range roster.All() {
 		f.next++

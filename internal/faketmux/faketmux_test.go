@@ -29,13 +29,13 @@ func TestServer(t *testing.T) {
 		t.Errorf("-V: %q", out)
 	}
 	f.SetIdle("mas-a", true)
-	out, _ = rec.Run(ctx, nil, "list-panes", "-a", "-F", "x")
-	if lines := strings.Split(strings.TrimSpace(string(out)), "\n"); len(lines) != 13 || !strings.Contains(lines[0], "\t00\tbash\t") {
+	out, _ = rec.Run(ctx, nil, "list-panes", "-a", "-F", "#{session_name}\t#{@mas_agent}\t#{pane_current_command}")
+	if lines := strings.Split(strings.TrimSpace(string(out)), "\n"); len(lines) != 13 || lines[0] != "mas-a\t00\tbash" {
 		t.Errorf("list-panes: %q", out)
 	}
 	f.SetScreen("mas-a", "10", "hello")
 	f.RemovePane("mas-a", "33")
-	out, _ = rec.Run(ctx, nil, "list-panes", "-a", "-F", "x")
+	out, _ = rec.Run(ctx, nil, "list-panes", "-a", "-F", "#{pane_id}")
 	if n := strings.Count(string(out), "\n"); n != 12 {
 		t.Errorf("list-panes lists %d panes after one was removed, want 12", n)
 	}
@@ -96,5 +96,43 @@ func TestEnvironments(t *testing.T) {
 	var te *tmux.Error
 	if string(out) != "--\n" || !errors.As(err, &te) || te.Stderr != "no such session: $1" {
 		t.Errorf("show-environment of an ended session: %q, %v; ids must not be reused", out, err)
+	}
+}
+
+// TestOptions: set-option commands in the batch that creates a session,
+// and SetOption, set user options that formats read, in list-panes as in
+// list-sessions; an option not set reads empty, as with tmux, and a
+// variable the fake does not know fails the call instead.
+func TestOptions(t *testing.T) {
+	f, rec := New()
+	ctx := context.Background()
+	f.Add("plain")
+	if _, err := rec.Batch(ctx, nil, []string{"new-session", "-d", "-s", "mas-a", "--", "sh"},
+		[]string{"set-option", "-t", "=mas-a:", "@mas_root", "/r"}, []string{"split-window"},
+		[]string{"set-option", "-t", "=mas-a:", "@mas_session_id", "x"}); err != nil {
+		t.Fatal(err)
+	}
+	f.SetOptions("plain", [2]string{"@mas_root", "/other"})
+	out, err := rec.Run(ctx, nil, "list-sessions", "-F", "#{session_name}=#{@mas_root},#{@mas_session_id}")
+	if want := "plain=/other,\nmas-a=/r,x\n"; string(out) != want || err != nil {
+		t.Errorf("list-sessions: %q, %v; want %q", out, err, want)
+	}
+	out, err = rec.Run(ctx, nil, "list-panes", "-a", "-F", "#{session_name} #{@mas_root} #{@mas_agent}")
+	if lines := strings.Split(string(out), "\n"); len(lines) != 27 || lines[0] != "plain /other 00" || lines[13] != "mas-a /r 00" || err != nil {
+		t.Errorf("list-panes: %q, %v", out, err)
+	}
+	var te *tmux.Error
+	if _, err := rec.Batch(ctx, nil, []string{"new-session", "-d", "-s", "mas-b"},
+		[]string{"set-option", "-t", "=mas-c:", "@mas_root", "/r"}); !errors.As(err, &te) || !strings.Contains(te.Stderr, "can't find session") {
+		t.Errorf("set-option of a missing session: %v", err)
+	}
+	if _, err := rec.Run(ctx, nil, "list-sessions", "-F", "#{session_nmae}"); err == nil {
+		t.Error("list-sessions answered a format variable the fake does not know")
+	}
+	// A session made again under an old name has none of the old options.
+	rec.Run(ctx, nil, "kill-session", "-t", "=plain")
+	f.Add("plain")
+	if out, _ := rec.Run(ctx, nil, "list-sessions", "-F", "#{session_name}=#{@mas_root}"); !strings.Contains(string(out), "plain=\n") {
+		t.Errorf("list-sessions after plain was made again: %q", out)
 	}
 }

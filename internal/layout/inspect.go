@@ -26,12 +26,14 @@ type PaneInfo struct {
 	Dead        bool
 	Created     time.Time // of the session
 	PID         int       // pane_pid: the pane's first process (our agent script, then the shell it becomes)
+	Owner       Owner     // of the session
 	Path        string    // session_path: the session's start directory
 }
 
 var snapshotFormat = strings.Join([]string{
 	"#{session_id}", "#{session_name}", "#{window_name}", "#{window_index}", "#{pane_index}", "#{pane_id}",
-	"#{" + AgentOption + "}", "#{pane_current_command}", "#{pane_dead}", "#{session_created}", "#{pane_pid}", "#{session_path}",
+	"#{" + AgentOption + "}", "#{pane_current_command}", "#{pane_dead}", "#{session_created}", "#{pane_pid}",
+	ownerFormat, "#{session_path}", // the path last: it may hold a tab
 }, "\t")
 
 // Snapshot lists every pane of every session on the server in one tmux
@@ -47,7 +49,7 @@ func Snapshot(ctx context.Context, c tmux.Client) ([]PaneInfo, error) {
 	var panes []PaneInfo
 	for _, line := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
 		f := strings.Split(line, "\t")
-		if len(f) < 12 {
+		if len(f) < 15 {
 			continue
 		}
 		wi, _ := strconv.Atoi(f[3])
@@ -56,7 +58,8 @@ func Snapshot(ctx context.Context, c tmux.Client) ([]PaneInfo, error) {
 		pid, _ := strconv.Atoi(f[10])
 		panes = append(panes, PaneInfo{
 			SessionID: f[0], Session: f[1], Window: f[2], WindowIndex: wi, PaneIndex: pi, ID: f[5],
-			Agent: f[6], Command: f[7], Dead: f[8] == "1", Created: time.Unix(created, 0), PID: pid, Path: strings.Join(f[11:], "\t"),
+			Agent: f[6], Command: f[7], Dead: f[8] == "1", Created: time.Unix(created, 0), PID: pid,
+			Owner: parseOwner(f[11:14]), Path: strings.Join(f[14:], "\t"),
 		})
 	}
 	return panes, nil

@@ -90,7 +90,7 @@ func TestSessionsAndExists(t *testing.T) {
 		out []byte
 		err error
 	}{
-		"list":     {[]byte("$0\t1700000000\tmas-a\n$1\t1700000000\tother\n"), nil},
+		"list":     {[]byte("$0\t1700000000\t\t\t\tmas-a\n$1\t1700000000\t\t\t\tother\n"), nil},
 		"none":     {nil, &tmux.Error{ExitCode: 1, Stderr: "no server running on /tmp/tmux-0/default"}},
 		"failure":  {nil, &tmux.Error{ExitCode: 1, Stderr: "permission denied"}},
 		"notfound": {nil, tmux.ErrNotFound},
@@ -118,14 +118,14 @@ func TestSessionsAndExists(t *testing.T) {
 
 func TestListSessions(t *testing.T) {
 	rec := &tmux.Recorder{Respond: func([]string) ([]byte, error) {
-		return []byte("$3\t1700000000\tmas-a\n$7\t1700000001\tname\twith a tab\n"), nil
+		return []byte("$3\t1700000000\t\"/r\"\t\"isolated\"\t\"x\"\tmas-a\n$7\t1700000001\t\t\t\tname\twith a tab\n"), nil
 	}}
 	got, err := ListSessions(context.Background(), rec)
-	if err != nil || len(got) != 2 || got[0] != (Ref{"$3", "mas-a", got[0].Created}) || got[0].Created.Unix() != 1700000000 ||
-		got[1].Name != "name\twith a tab" {
+	if err != nil || len(got) != 2 || got[0] != (Ref{"$3", "mas-a", got[0].Created, Owner{"/r", "isolated", "x"}}) ||
+		got[0].Created.Unix() != 1700000000 || got[1].Name != "name\twith a tab" || got[1].Owner.Marked() {
 		t.Errorf("ListSessions = %+v, %v", got, err)
 	}
-	if want := []string{"list-sessions", "-F", "#{session_id}\t#{session_created}\t#{session_name}"}; !slices.Equal(rec.Calls()[0], want) {
+	if want := []string{"list-sessions", "-F", "#{session_id}\t#{session_created}\t#{@mas_root}\t#{@mas_session_mode}\t#{@mas_session_id}\t#{session_name}"}; !slices.Equal(rec.Calls()[0], want) {
 		t.Errorf("argv %q, want %q", rec.Calls()[0], want)
 	}
 	none := &tmux.Recorder{Respond: func(args []string) ([]byte, error) {

@@ -27,6 +27,7 @@ type Spec struct {
 	Env     []string // KEY=VALUE set on the tmux session, seen by every pane
 	Command string   // agent command as shell text, run as "<Command> --model <model>"
 	Shell   string   // the user's shell, which runs the agent and stays after it
+	Owner   Owner    // set on the tmux session as its options, when marked
 }
 
 // AgentLog is the file in logDir that agent id's pane output is appended
@@ -63,6 +64,9 @@ func Plan(s Spec) ([][]string, error) {
 				}
 				create = append(create, "-P", "-F", paneFormat, "--")
 				cmds = append(cmds, append(create, s.agentArgv(a, program, filepath.Join(s.UnitDir, id))...))
+				// Whose it is, from the start: there is no moment when
+				// it runs unmarked.
+				cmds = append(cmds, setOwner(s.Name, s.Owner)...)
 			case i == 0:
 				cmds = append(cmds, append([]string{"new-window", "-d", "-t", tmux.SessionWindows(s.Name),
 					"-n", w.Name, "-c", dir, "-P", "-F", paneFormat}, agent...))
@@ -219,9 +223,11 @@ type Ref struct {
 	ID      string
 	Name    string
 	Created time.Time
+	Owner   Owner
 }
 
-const refFormat = "#{session_id}\t#{session_created}\t#{session_name}"
+// refFormat ends with the name, which may hold a tab.
+const refFormat = "#{session_id}\t#{session_created}\t" + ownerFormat + "\t#{session_name}"
 
 // ListSessions lists the sessions of the server in one tmux call; no
 // server running means none.
@@ -235,12 +241,12 @@ func ListSessions(ctx context.Context, c tmux.Client) ([]Ref, error) {
 	}
 	var refs []Ref
 	for _, line := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
-		f := strings.SplitN(line, "\t", 3)
-		if len(f) < 3 {
+		f := strings.SplitN(line, "\t", 6)
+		if len(f) < 6 {
 			continue
 		}
 		created, _ := strconv.ParseInt(f[1], 10, 64)
-		refs = append(refs, Ref{ID: f[0], Name: f[2], Created: time.Unix(created, 0)})
+		refs = append(refs, Ref{ID: f[0], Name: f[5], Created: time.Unix(created, 0), Owner: parseOwner(f[2:5])})
 	}
 	return refs, nil
 }

@@ -24,6 +24,7 @@ var spec = Spec{
 	Env:     []string{"SESSION_NAME=mas-1a2b3c4d", "MAS_SESSION_ID=x"},
 	Command: "clauded",
 	Shell:   "/bin/bash",
+	Owner:   Owner{Root: "/r\twith a tab", Mode: "isolated", ID: "x"},
 }
 
 // TestPlanGolden pins the whole tmux plan: exact targets, -c per pane,
