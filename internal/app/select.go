@@ -38,12 +38,14 @@ type Selected struct {
 // A hint (an isolated session's id, its prefix, or a tmux session name)
 // wins over all; "" is none.
 //
-// A tmux session that says it is another root's, or another session's
-// than the one asked for, is never selected (*ForeignError): two roots can
-// hold the same id, or the same project name, hence the same tmux name,
-// and the one whose files say it runs may have lost its tmux server. The
-// only mas-* session is picked among those that do not say they are
-// another root's.
+// A session of the root asked for by its id (a hint, MAS_SESSION_ID, or
+// the name of one of the root's isolated sessions) is never a tmux session
+// that says it is another root's or another session's (*ForeignError): two
+// roots can hold the same id, hence the same tmux name, and the one whose
+// files say it runs may have lost its tmux server. A session chosen by its
+// tmux name alone (MAS_SESSION_NAME, $TMUX, the only mas-* session) is
+// whichever runs under that name, as the original tool chose it: a
+// project's session is reached from any directory.
 func (a *App) Select(ctx context.Context, hint string) (Selected, error) {
 	root := a.Root()
 	snapshot, err := layout.Snapshot(ctx, a.Tmux)
@@ -98,19 +100,18 @@ func (a *App) Select(ctx context.Context, hint string) (Selected, error) {
 		}
 		return sel, nil
 	}
-	// pick selects a running tmux session by its name alone: the isolated
-	// session of the root that has its name, if any, else any session that
-	// does not say it is another root's.
+	// pick selects a running tmux session by its name: the isolated
+	// session of the root that has its name, when it says it is that
+	// session or says nothing, else the session of that name, whoever's.
 	pick := func(name string) (Selected, error) {
 		sel := Selected{Name: name, Root: root, Panes: layout.Of(snapshot, name)}
-		want := layout.Owner{Root: root}
 		if id, err := isolated.Find(root, name); err == nil {
 			if s, err := isolated.Load(root, id); err == nil && s.TmuxName == name {
-				sel.Iso, want = s, s.Owner()
+				if err := sel.owned(s.Owner()); err != nil {
+					return Selected{}, err
+				}
+				sel.Iso = s
 			}
-		}
-		if err := sel.owned(want); err != nil {
-			return Selected{}, err
 		}
 		return sel, nil
 	}
@@ -134,36 +135,31 @@ func (a *App) Select(ctx context.Context, hint string) (Selected, error) {
 	}
 	// A .mas_session that is there but refused (a link, a FIFO, a broken
 	// line) is reported: it names the session to act on, and a silent
-	// fallback would act on another one.
+	// fallback would act on another one. It is the root's own claim, so a
+	// tmux session of its name that says it is another root's is not it.
 	name, err := legacy.RunningName(root)
 	switch {
 	case err == nil:
 		if names[name] {
+			sel := Selected{Name: name, Root: root, Panes: layout.Of(snapshot, name)}
+			if err := sel.owned(layout.Owner{Root: root}); err != nil {
+				return Selected{}, fmt.Errorf("project session file: %w", err)
+			}
 			return pick(name)
 		}
 	case !errors.Is(err, fs.ErrNotExist):
 		return Selected{}, fmt.Errorf("project session file: %w", err)
 	}
 	var mas []string
-	var others []*ForeignError
 	for _, n := range slices.Sorted(maps.Keys(names)) {
-		if !strings.HasPrefix(n, "mas-") {
-			continue
+		if strings.HasPrefix(n, "mas-") {
+			mas = append(mas, n)
 		}
-		sel := Selected{Name: n, Root: root, Panes: layout.Of(snapshot, n)}
-		var foreign *ForeignError
-		if errors.As(sel.owned(layout.Owner{Root: root}), &foreign) {
-			others = append(others, foreign)
-			continue
-		}
-		mas = append(mas, n)
 	}
-	switch {
-	case len(mas) == 0 && len(others) > 0:
-		return Selected{}, &OthersError{Root: root, Why: a.RootWhy(), Others: others}
-	case len(mas) == 0:
+	switch len(mas) {
+	case 0:
 		return Selected{}, ErrNoSession
-	case len(mas) == 1:
+	case 1:
 		return pick(mas[0])
 	}
 	return Selected{}, &SeveralError{Names: mas}
@@ -201,28 +197,6 @@ func (e *ForeignError) belongs() string {
 }
 
 func (e *ForeignError) Unwrap() error { return ErrNotRunning }
-
-// OthersError is a selection without a hint where only other roots' mas
-// sessions run: no session of Root does, as ErrNoSession says.
-type OthersError struct {
-	Root   string
-	Why    string // where the root came from (Env.RootWhy)
-	Others []*ForeignError
-}
-
-func (e *OthersError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "no mas session of root %q (%s) is running, only other roots': ", e.Root, e.Why)
-	for i, o := range e.Others {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(o.belongs())
-	}
-	return b.String()
-}
-
-func (e *OthersError) Unwrap() error { return ErrNoSession }
 
 // runs tells whether the isolated session s runs, names being the tmux
 // sessions: its tmux session exists and its files do not say stopped. A

@@ -43,11 +43,11 @@ func TestSelect(t *testing.T) {
 		{[]string{"mas-a", "mas-b"}, nil, "", "SESSION_NAME=mas-b\n", "mas-b", "", "the project's .mas_session"},
 		{[]string{"mas-a", "mas-b"}, nil, "", "SESSION_NAME='broken\n", "", "project session file", "a broken .mas_session is reported, not skipped"},
 		// Sessions marked as another root's (the mas-x* ones, below).
-		{[]string{"mas-x1"}, nil, "", "", "", `no mas session of root "`, "attack: the only mas session is another root's: not picked, and said so"},
-		{[]string{"mas-a", "mas-x1", "mas-x2"}, nil, "", "", "mas-a", "", "the only mas session that is not another root's"},
-		{[]string{"mas-a", "mas-x1"}, map[string]string{"MAS_SESSION_NAME": "mas-x1"}, "", "", "", "MAS_SESSION_NAME: tmux session mas-x1 belongs to the legacy session of root", "attack: MAS_SESSION_NAME names another root's session"},
-		{[]string{"mas-a", "mas-x1"}, map[string]string{"TMUX": "/tmp/s,1,1"}, "", "", "", "tmux session mas-x1 belongs to", "the current tmux session is another root's"},
-		{[]string{"mas-a", "mas-x1"}, nil, "", "SESSION_NAME=mas-x1\n", "", "tmux session mas-x1 belongs to", "attack: .mas_session names another root's session of the same project name"},
+		{[]string{"mas-x1"}, nil, "", "", "mas-x1", "", "the only mas session is another root's: picked by its name, as the original did"},
+		{[]string{"mas-a", "mas-x1", "mas-x2"}, nil, "", "", "", "several mas sessions are running (mas-a, mas-x1, mas-x2)", "other roots' sessions count among several"},
+		{[]string{"mas-a", "mas-x1"}, map[string]string{"MAS_SESSION_NAME": "mas-x1"}, "", "", "mas-x1", "", "MAS_SESSION_NAME names another root's session: the name is what was asked for"},
+		{[]string{"mas-a", "mas-x1"}, map[string]string{"TMUX": "/tmp/s,1,1"}, "", "", "mas-x1", "", "the current tmux session, another root's, is the one the user is in"},
+		{[]string{"mas-a", "mas-x1"}, nil, "", "SESSION_NAME=mas-x1\n", "", "project session file: tmux session mas-x1 belongs to", "attack: .mas_session names another root's session of the same project name"},
 		{[]string{"mas-a", "mas-x1"}, nil, "mas-x1", "SESSION_NAME=mas-x1\n", "", "session mas-x1 is not running: tmux session mas-x1 belongs to", "attack: a hint naming the root's legacy session, which another root's has the name of"},
 	}
 	for _, tt := range tests {
