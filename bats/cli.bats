@@ -183,7 +183,9 @@ OUT
 }
 
 # bats test_tags=original
-@test "an unknown flag is a usage error, exit 2; the original ignored it (BEHAVIOR §1)" {
+@test "an unknown flag is a usage error, exit 2; the original ignored it" {
+	# Its option loops skipped any word they did not know (behaviour
+	# reference §1).
 	run --separate-stderr mas list
 	local roster="$output"
 	run --separate-stderr mas list --bogus

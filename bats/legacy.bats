@@ -48,7 +48,7 @@ assert_json_masrc_breaks_start() {
 	wait_agents
 	if is_original; then
 		# Its legacy mode ran the agents in the unit/ beside the script
-		# (BEHAVIOR §2.2) and exported SESSION_NAME alone.
+		# (behaviour reference §2.2) and exported SESSION_NAME alone.
 		[ "$(agent_cwd 12)" = "$(cd "$(dirname "$MAS_BIN")/unit/12" && pwd -P)" ]
 		assert_dir_not_exists "$WORK/unit"
 		assert_dir_not_exists "$WORK/sessions"
@@ -339,7 +339,7 @@ assert_json_masrc_breaks_start() {
 		assert_success
 		run tmux ls -F '#{session_name}'
 		assert_output mas-tmux
-		# It did not read MAS_SESSION_NAME (BEHAVIOR §8.1): the next stop
+		# It did not read MAS_SESSION_NAME (behaviour reference §8.1): the next stop
 		# took the one left.
 		MAS_SESSION_NAME=mas-other run --separate-stderr mas stop --force
 		assert_success

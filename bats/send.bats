@@ -161,7 +161,7 @@ first_input() {
 		run --separate-stderr mas send 00 x
 		assert_success
 		assert_output "$(tagged SUCCESS "Message sent to 1/1 agents")"
-		# MAS_SESSION_NAME was not read (BEHAVIOR §8.1): the first again.
+		# MAS_SESSION_NAME was not read (behaviour reference §8.1): the first again.
 		MAS_SESSION_NAME="$TEAM" run --separate-stderr mas send 00 picked
 		assert_success
 		[ "$(first_input)" = xpicked ]
@@ -192,7 +192,8 @@ first_input() {
 }
 
 # bats test_tags=original
-@test "an empty message is a usage error; the original's exited 1 with its notice on stdout (BEHAVIOR §3)" {
+@test "an empty message is a usage error; the original's exited 1 with its notice on stdout" {
+	# It checked for empty strings after the shift (behaviour reference §3).
 	run --separate-stderr mas send 00 ""
 	if is_original; then
 		assert_failure 1

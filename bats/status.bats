@@ -50,7 +50,7 @@ pane_of() {
 	PATH="$TMUX_LOG_PATH:$PATH" run --separate-stderr mas status
 	assert_success
 	# The original: has-session (33f2c19) or ls (6526c92) to find the
-	# session, has-session, list-windows, list-panes (BEHAVIOR §4).
+	# session, has-session, list-windows, list-panes (behaviour reference §4).
 	local calls=1
 	is_original && calls=4
 	[ "$(wc -l <"$TMUX_LOG")" = "$calls" ] || fail "$(cat "$TMUX_LOG")"
@@ -196,7 +196,8 @@ JSON
 }
 
 # bats test_tags=original
-@test "--config naming an agent that does not exist creates nothing; the original started everything and sent to no one (BEHAVIOR §2.6)" {
+@test "--config naming an agent that does not exist creates nothing; the original started everything and sent to no one" {
+	# It checked ids only when sending (behaviour reference §2.6).
 	echo '{"units": [{"manager": {"id": "01", "prompt": "x"}}]}' >"$WORK/bad.json"
 	run --separate-stderr mas start --no-attach --config bad.json
 	if is_original; then
