@@ -182,6 +182,18 @@ wait_agents() {
 	done
 }
 
+# start_team [ARG...] runs "start --no-attach ARG..." on a server with no
+# session yet and waits for its agents; TEAM is the session's tmux name:
+# mas-tmux, or mas-<id8> from the original at 6526c92, whose start always
+# made an isolated session.
+start_team() {
+	run --separate-stderr mas start --no-attach "$@"
+	assert_success
+	wait_agents
+	# shellcheck disable=SC2034 # read by the tests
+	TEAM="$(tmux ls -F '#{session_name}')"
+}
+
 # make_templates ROOT writes minimal unit and workflow templates under ROOT.
 make_templates() {
 	local nn

@@ -1,11 +1,12 @@
 #!/usr/bin/env bats
-# Legacy mode (MAS_SESSION_MODE unset): one shared session per project, and init.
+# Legacy mode (MAS_SESSION_MODE unset): one shared session per project, and
+# init. Tests of legacy sessions declare it; init, and stop's questions,
+# were the same at both of the original's commits.
 
 load helpers
 
 setup() {
 	common_setup
-	skip_unless_generation legacy
 	use_stub_agent
 }
 
@@ -28,6 +29,7 @@ assert_json_masrc_breaks_start() {
 
 # bats test_tags=original
 @test "start without a project starts mas-tmux with the team layout" {
+	skip_unless_generation legacy
 	run --separate-stderr mas start --no-attach
 	assert_success
 	wait_agents
@@ -43,6 +45,7 @@ assert_json_masrc_breaks_start() {
 
 # bats test_tags=original
 @test "legacy units come from the root, filled from the templates, with no sessions/; the original used the unit/ beside it" {
+	skip_unless_generation legacy
 	run --separate-stderr mas start --no-attach
 	assert_success
 	wait_agents
@@ -75,6 +78,7 @@ assert_json_masrc_breaks_start() {
 
 # bats test_tags=original
 @test "a .masrc names the session after the sanitised project name" {
+	skip_unless_generation legacy
 	make_templates "$WORK"
 	echo 'PROJECT_NAME="My Proj!"' >"$WORK/.masrc"
 	run --separate-stderr mas start --no-attach
@@ -87,6 +91,7 @@ assert_json_masrc_breaks_start() {
 
 # bats test_tags=original
 @test "starting from a sub-directory of the project finds the project; the original lost it (bug #10)" {
+	skip_unless_generation legacy
 	make_templates "$WORK"
 	echo 'PROJECT_NAME="My Proj!"' >"$WORK/.masrc"
 	mkdir -p "$WORK/sub/deeper"
@@ -114,6 +119,7 @@ assert_json_masrc_breaks_start() {
 
 # bats test_tags=original
 @test "a .masrc that tries to run code is refused and nothing starts; the original ran it (bug #9)" {
+	skip_unless_generation legacy
 	local line
 	for line in 'PROJECT_NAME=$(touch "$HOME/pwned")' 'PROJECT_NAME=x; touch $HOME/pwned' 'touch $HOME/pwned'; do
 		echo "$line" >"$WORK/.masrc"
@@ -137,6 +143,7 @@ assert_json_masrc_breaks_start() {
 
 # bats test_tags=original
 @test "a JSON .masrc, as the original's init wrote it, is read; the original's start failed on it (bug #9)" {
+	skip_unless_generation legacy
 	printf '{\n  "version": "2.0.0",\n  "project_name": "My Proj!",\n  "session_name": "mas-My Proj!"\n}\n' >"$WORK/.masrc"
 	if is_original; then
 		assert_json_masrc_breaks_start
@@ -150,6 +157,7 @@ assert_json_masrc_breaks_start() {
 
 # bats test_tags=original
 @test "start writes .mas_session in the project and stop --force removes it" {
+	skip_unless_generation legacy
 	make_templates "$WORK"
 	run --separate-stderr mas start --no-attach
 	assert_success
@@ -165,6 +173,7 @@ assert_json_masrc_breaks_start() {
 
 # bats test_tags=original
 @test ".mas_session is quoted safely and private; the original's was not, nor the paths it typed (bug #8)" {
+	skip_unless_generation legacy
 	mkdir -p "$WORK/my proj"
 	cd "$WORK/my proj"
 	make_templates "$WORK/my proj"
@@ -190,6 +199,7 @@ assert_json_masrc_breaks_start() {
 
 # bats test_tags=original
 @test "starting a running session warns, exits 0 and changes nothing" {
+	skip_unless_generation legacy
 	make_templates "$WORK"
 	run --separate-stderr mas start --no-attach
 	assert_success
@@ -204,6 +214,7 @@ assert_json_masrc_breaks_start() {
 
 # bats test_tags=original
 @test "--skip-init with missing units is an error and starts nothing; the original started agents in the project itself (bugs #8, #29)" {
+	skip_unless_generation legacy
 	echo 'PROJECT_NAME=proj' >"$WORK/.masrc"
 	run --separate-stderr mas start --no-attach --skip-init
 	if is_original; then
@@ -225,6 +236,7 @@ assert_json_masrc_breaks_start() {
 
 # bats test_tags=original
 @test "init then start works; the original's start could not read the .masrc its init wrote (bugs #9, #27)" {
+	skip_unless_generation legacy
 	run --separate-stderr mas init --name "My Proj!"
 	if is_original; then
 		# Its init wrote a JSON .masrc, then failed for want of openspec.
@@ -301,7 +313,7 @@ assert_json_masrc_breaks_start() {
 
 # bats test_tags=original
 @test "stop without --force and without a terminal refuses and stops nothing; the original exited 1 without a word (bug #18)" {
-	run --separate-stderr mas start --no-attach
+	start_team
 	run --separate-stderr mas stop </dev/null
 	if is_original; then
 		assert_quiet_exit1
@@ -309,7 +321,7 @@ assert_json_masrc_breaks_start() {
 		assert_failure 1
 		[ "$stderr" = "mas: stop: not stopping mas-tmux without confirmation: stdin is not a terminal (use --force)" ]
 	fi
-	run tmux has-session -t =mas-tmux
+	run tmux has-session -t "=$TEAM"
 	assert_success
 }
 
@@ -327,6 +339,7 @@ assert_json_masrc_breaks_start() {
 
 # bats test_tags=original
 @test "stop with several sessions and no hint lists them and stops none; the original stopped the first listed (bug #16)" {
+	skip_unless_generation legacy
 	make_templates "$WORK"
 	run --separate-stderr mas start --no-attach
 	echo 'PROJECT_NAME=other' >"$WORK/.masrc"
@@ -375,26 +388,27 @@ assert_json_masrc_breaks_start() {
 # bats test_tags=original
 @test "stop asks y/N on a terminal and only y stops" {
 	command -v script >/dev/null || skip "script(1) is not installed"
-	run --separate-stderr mas start --no-attach
+	start_team
 	run bash -c 'printf "n\n" | script -qec "$MAS_BIN stop" /dev/null' 3>&-
 	assert_success
 	# The original asked the same in Japanese, naming the session.
-	assert_output --partial "'mas-tmux'"
+	assert_output --partial "'$TEAM'"
 	assert_output --partial "(y/N)"
 	if ! is_original; then
 		assert_output --partial "Stop session 'mas-tmux'? (y/N)"
 		assert_output --partial "Cancelled"
 	fi
-	run tmux has-session -t =mas-tmux
+	run tmux has-session -t "=$TEAM"
 	assert_success
 	run bash -c 'printf "y\n" | script -qec "$MAS_BIN stop" /dev/null' 3>&-
 	assert_success
-	run tmux has-session -t =mas-tmux
+	run tmux has-session -t "=$TEAM"
 	assert_failure
 }
 
 # bats test_tags=original
 @test "a .mas_session the original wrote (with its PID line) still chooses the session" {
+	skip_unless_generation legacy
 	make_templates "$WORK"
 	run --separate-stderr mas start --no-attach
 	assert_success

@@ -7,11 +7,7 @@ setup() {
 	common_setup
 	use_stub_agent
 	make_templates "$WORK"
-	run --separate-stderr mas start --no-attach
-	assert_success
-	wait_agents
-	# mas-tmux, or mas-<id8> for the original at 6526c92.
-	TEAM="$(tmux ls -F '#{session_name}')"
+	start_team
 }
 
 # add_first_session starts, beside the team, a session "mas--first" that

@@ -9,15 +9,6 @@ setup() {
 	make_templates "$WORK"
 }
 
-# start_team starts the team; TEAM is its tmux session: mas-tmux, or
-# mas-<id8> for the original at 6526c92.
-start_team() {
-	run --separate-stderr mas start --no-attach "$@"
-	assert_success
-	wait_agents
-	TEAM="$(tmux ls -F '#{session_name}')"
-}
-
 pane_of() {
 	tmux list-panes -a -F '#{pane_id} #{pane_current_path}' | awk -v nn="$1" '$2 ~ "/unit/" nn "$" { print $1; exit }'
 }
