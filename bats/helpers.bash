@@ -111,6 +111,44 @@ skip_unless_generation() {
 	esac
 }
 
+# tagged TAG TEXT prints a "[TAG] TEXT" line (INFO, SUCCESS, WARNING or
+# ERROR) as MAS_BIN prints it when stdout is not a terminal: the original
+# coloured the tag whatever stdout was (bug #6), mas does not.
+tagged() {
+	local colour
+	is_original || {
+		printf '[%s] %s\n' "$1" "$2"
+		return
+	}
+	case "$1" in
+	INFO) colour='1;34' ;;
+	SUCCESS) colour='1;32' ;;
+	WARNING) colour='1;33' ;;
+	ERROR) colour='1;31' ;;
+	*) fail "tagged: unknown tag '$1'" ;;
+	esac
+	printf '\e[%sm[%s]\e[0m %s\n' "$colour" "$1" "$2"
+}
+
+# assert_notice LINE TAG [END] checks that LINE is one of the original's
+# Japanese notices (their text is not copied here): the coloured [TAG],
+# then text that is not all ASCII, ending in END.
+assert_notice() {
+	local line="$1" head
+	head="$(tagged "$2" '')"
+	[[ "$line" == "$head"*"${3:-}" ]] || fail "not an original [$2] notice ending in '${3:-}': $(printf %q "$line")"
+	LC_ALL=C grep -q $'[\x80-\xff]' <<<"${line#"$head"}" || fail "an ASCII notice: $(printf %q "$line")"
+}
+
+# assert_quiet_exit1 checks that the last run ended as the original's set -e
+# ended a command on a failing shift, read or $(…) (bugs #1, #2, #18): exit
+# 1 with nothing on stdout or stderr.
+assert_quiet_exit1() {
+	assert_failure 1
+	assert_output ""
+	[ -z "${stderr:-}" ] || fail "stderr: $stderr"
+}
+
 # agent_ids prints the ids of the "Unit NN:" lines of list output, one line.
 agent_ids() {
 	awk '$1 == "Unit" { sub(":", "", $2); printf "%s%s", sep, $2; sep = " " } END { print "" }' <<<"$1"
@@ -144,12 +182,16 @@ wait_agents() {
 	done
 }
 
-# start_team [ARGS...] runs mas start --no-attach ARGS, which must
-# succeed, and waits for the agents.
+# start_team [ARG...] runs "start --no-attach ARG..." on a server with no
+# session yet and waits for its agents; TEAM is the session's tmux name:
+# mas-tmux, or mas-<id8> from the original at 6526c92, whose start always
+# made an isolated session.
 start_team() {
 	run --separate-stderr mas start --no-attach "$@"
 	assert_success
 	wait_agents
+	# shellcheck disable=SC2034 # read by the tests
+	TEAM="$(tmux ls -F '#{session_name}')"
 }
 
 # make_templates ROOT writes minimal unit and workflow templates under ROOT.

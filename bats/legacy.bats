@@ -1,21 +1,35 @@
 #!/usr/bin/env bats
-# Legacy mode (MAS_SESSION_MODE unset): one shared session per project, and init.
+# Legacy mode (MAS_SESSION_MODE unset): one shared session per project, and
+# init. Tests of legacy sessions declare it; init, and stop's questions,
+# were the same at both of the original's commits.
 
 load helpers
 
 setup() {
 	common_setup
-	skip_unless_generation legacy
 	use_stub_agent
 }
 
-# pane_cwds prints "NN cwd" for every agent that reported.
+# agent_cwd NN prints where agent NN started, as it reported (NN is the
+# base name of that directory).
 agent_cwd() {
 	sed -n 's/^cwd=//p' "$MAS_STUB_OUT/$1"
 }
 
+# assert_json_masrc_breaks_start runs start where the .masrc is the JSON the
+# original's init wrote: the original sourced it as shell (bug #9) and
+# died on its second line, exit 127, before any tmux call.
+assert_json_masrc_breaks_start() {
+	run -127 --separate-stderr mas start --no-attach
+	assert_output ""
+	[ "$stderr" = "$WORK/.masrc: line 2: version:: command not found" ] || fail "stderr: $stderr"
+	run tmux ls
+	assert_failure
+}
+
 # bats test_tags=original
 @test "start without a project starts mas-tmux with the team layout" {
+	skip_unless_generation legacy
 	run --separate-stderr mas start --no-attach
 	assert_success
 	wait_agents
@@ -29,12 +43,25 @@ agent_cwd() {
 	assert_success
 }
 
-@test "legacy units come from the root, filled from the templates, with no sessions/" {
-	skip_if_original "the original used the script's own unit/ and needed openspec to fill one"
+# bats test_tags=original
+@test "legacy units come from the root, filled from the templates, with no sessions/; the original used the unit/ beside it" {
+	skip_unless_generation legacy
 	run --separate-stderr mas start --no-attach
 	assert_success
-	assert_line --partial "Session: mas-tmux"
 	wait_agents
+	if is_original; then
+		# Its legacy mode ran the agents in the unit/ beside the script
+		# (behaviour reference §2.2) and exported SESSION_NAME alone.
+		[ "$(agent_cwd 12)" = "$(cd "$(dirname "$MAS_BIN")/unit/12" && pwd -P)" ]
+		assert_dir_not_exists "$WORK/unit"
+		assert_dir_not_exists "$WORK/sessions"
+		run cat "$MAS_STUB_OUT/12"
+		assert_line "SESSION_NAME=mas-tmux"
+		refute_line --partial "UNIT_DIR="
+		refute_line --partial "MAS_SESSION_MODE="
+		return
+	fi
+	assert_line --partial "Session: mas-tmux"
 	[ "$(agent_cwd 12)" = "$(cd "$WORK/unit/12" && pwd -P)" ]
 	assert_file_exists "$WORK/unit/12/README.md"
 	assert_file_exists "$WORK/unit/12/WORKER_GUIDELINES.md"
@@ -51,6 +78,7 @@ agent_cwd() {
 
 # bats test_tags=original
 @test "a .masrc names the session after the sanitised project name" {
+	skip_unless_generation legacy
 	make_templates "$WORK"
 	echo 'PROJECT_NAME="My Proj!"' >"$WORK/.masrc"
 	run --separate-stderr mas start --no-attach
@@ -61,13 +89,26 @@ agent_cwd() {
 	[[ "$(agent_cwd 33)" == "$(cd "$WORK/unit/33" && pwd -P)" ]]
 }
 
-@test "starting from a sub-directory of the project finds the project" {
-	skip_if_original "bug #10: the original lost the project root and used the sub-directory"
+# bats test_tags=original
+@test "starting from a sub-directory of the project finds the project; the original lost it (bug #10)" {
+	skip_unless_generation legacy
 	make_templates "$WORK"
 	echo 'PROJECT_NAME="My Proj!"' >"$WORK/.masrc"
 	mkdir -p "$WORK/sub/deeper"
 	cd "$WORK/sub/deeper"
 	run --separate-stderr mas start --no-attach
+	if is_original; then
+		# It took the sub-directory for the root (bug #10): no .masrc there,
+		# so the name mas-tmux; no unit/ there, so it needed openspec to
+		# make one (bug #27) and exited 1 before any tmux call.
+		assert_failure 1
+		assert_line --regexp " mas-tmux$"
+		run tmux ls
+		assert_failure
+		run ls -A "$WORK/sub/deeper"
+		assert_output ""
+		return
+	fi
 	assert_success
 	wait_agents
 	run tmux has-session -t =mas-My-Proj-
@@ -76,15 +117,23 @@ agent_cwd() {
 	assert_dir_not_exists "$WORK/sub/deeper/unit"
 }
 
-@test "a .masrc that tries to run code is refused and nothing starts" {
-	skip_if_original "bug #9: the original sourced .masrc"
+# bats test_tags=original
+@test "a .masrc that tries to run code is refused and nothing starts; the original ran it (bug #9)" {
+	skip_unless_generation legacy
 	local line
 	for line in 'PROJECT_NAME=$(touch "$HOME/pwned")' 'PROJECT_NAME=x; touch $HOME/pwned' 'touch $HOME/pwned'; do
 		echo "$line" >"$WORK/.masrc"
 		run --separate-stderr mas start --no-attach
 		assert_failure 1
-		assert_output ""
-		[[ "$stderr" == "mas: $WORK/.masrc:1: "* ]] || fail "'$line': $stderr"
+		if is_original; then
+			# It sourced the .masrc (bug #9), then needed openspec to make
+			# the missing unit/ (bug #27).
+			assert_file_exists "$HOME/pwned"
+			rm "$HOME/pwned"
+		else
+			assert_output ""
+			[[ "$stderr" == "mas: $WORK/.masrc:1: "* ]] || fail "'$line': $stderr"
+		fi
 	done
 	assert_file_not_exists "$HOME/pwned"
 	run tmux ls
@@ -92,9 +141,14 @@ agent_cwd() {
 	assert_dir_not_exists "$WORK/unit"
 }
 
-@test "a JSON .masrc, as the original's init wrote it, is read" {
-	skip_if_original "bug #9: the original's start failed on its own init's .masrc (exit 127)"
+# bats test_tags=original
+@test "a JSON .masrc, as the original's init wrote it, is read; the original's start failed on it (bug #9)" {
+	skip_unless_generation legacy
 	printf '{\n  "version": "2.0.0",\n  "project_name": "My Proj!",\n  "session_name": "mas-My Proj!"\n}\n' >"$WORK/.masrc"
+	if is_original; then
+		assert_json_masrc_breaks_start
+		return
+	fi
 	run --separate-stderr mas start --no-attach
 	assert_success
 	run tmux has-session -t =mas-My-Proj-
@@ -103,6 +157,7 @@ agent_cwd() {
 
 # bats test_tags=original
 @test "start writes .mas_session in the project and stop --force removes it" {
+	skip_unless_generation legacy
 	make_templates "$WORK"
 	run --separate-stderr mas start --no-attach
 	assert_success
@@ -116,13 +171,25 @@ agent_cwd() {
 	assert_failure
 }
 
-@test ".mas_session is quoted safely and private" {
-	skip_if_original "bug #8: values were unquoted"
+# bats test_tags=original
+@test ".mas_session is quoted safely and private; the original's was not, nor the paths it typed (bug #8)" {
+	skip_unless_generation legacy
 	mkdir -p "$WORK/my proj"
 	cd "$WORK/my proj"
+	make_templates "$WORK/my proj"
 	echo "PROJECT_NAME='it'\"'\"'s \$HOME'" >.masrc
 	run --separate-stderr mas start --no-attach
 	assert_success
+	if is_original; then
+		# Written with the umask's mode; sourcing it runs "proj".
+		[ "$(stat -c %a .mas_session)" = "$(printf %o $((0666 & ~0$(umask))))" ]
+		run -127 bash -c 'source ./.mas_session'
+		assert_line --index 0 "./.mas_session: line 4: proj: command not found"
+		# Each agent's unquoted cd failed: all ran in the project itself.
+		timeout 20 tmux wait-for "agent-my proj" || fail "no agent started in the project"
+		[ "$(agent_cwd "my proj")" = "$(pwd -P)" ]
+		return
+	fi
 	[ "$(stat -c %a .mas_session)" = 600 ]
 	run bash -c 'source ./.mas_session && printf "%s|%s|%s" "$SESSION_NAME" "$PROJECT_DIR" "$UNIT_DIR"'
 	assert_output "mas-it-s--HOME|$WORK/my proj|$WORK/my proj/unit"
@@ -132,6 +199,7 @@ agent_cwd() {
 
 # bats test_tags=original
 @test "starting a running session warns, exits 0 and changes nothing" {
+	skip_unless_generation legacy
 	make_templates "$WORK"
 	run --separate-stderr mas start --no-attach
 	assert_success
@@ -144,9 +212,21 @@ agent_cwd() {
 	[[ "$output$stderr" == *"mas-tmux"* ]]
 }
 
-@test "--skip-init with missing units is an error and starts nothing" {
-	skip_if_original "bug #29: --skip-init did nothing, and agents whose unit was missing started in the caller's directory (#8)"
+# bats test_tags=original
+@test "--skip-init with missing units is an error and starts nothing; the original started agents in the project itself (bugs #8, #29)" {
+	skip_unless_generation legacy
+	echo 'PROJECT_NAME=proj' >"$WORK/.masrc"
 	run --separate-stderr mas start --no-attach --skip-init
+	if is_original; then
+		# 33f2c19 skipped making unit/ (6526c92 ignored the flag, bug #29)
+		# and started anyway: every agent's cd failed, so each ran in the
+		# working directory (bug #8).
+		assert_success
+		timeout 20 tmux wait-for agent-work || fail "no agent started in $WORK"
+		[ "$(agent_cwd work)" = "$(cd "$WORK" && pwd -P)" ]
+		assert_dir_not_exists "$WORK/unit"
+		return
+	fi
 	assert_failure 1
 	[[ "$stderr" == "mas: cannot start session: unit directories missing in $WORK/unit: "* ]]
 	run tmux ls
@@ -154,9 +234,17 @@ agent_cwd() {
 	assert_dir_not_exists "$WORK/unit"
 }
 
-@test "init then start works" {
-	skip_if_original "bug #9: the original's init wrote a JSON .masrc that start could not read"
+# bats test_tags=original
+@test "init then start works; the original's start could not read the .masrc its init wrote (bugs #9, #27)" {
+	skip_unless_generation legacy
 	run --separate-stderr mas init --name "My Proj!"
+	if is_original; then
+		# Its init wrote a JSON .masrc, then failed for want of openspec.
+		assert_failure 1
+		[ "$(jq -r .project_name .masrc)" = "My Proj!" ]
+		assert_json_masrc_breaks_start
+		return
+	fi
 	assert_success
 	assert_output ""
 	local nn
@@ -176,22 +264,41 @@ agent_cwd() {
 	assert_success
 }
 
-@test "init without --name and without a terminal is a usage error and creates nothing" {
-	skip_if_original "bug #18: the original's name prompt failed on end of input under set -e, exit 1 without a word"
+# bats test_tags=original
+@test "init without --name and without a terminal is a usage error and creates nothing; the original exited 1 without a word (bug #18)" {
 	run --separate-stderr mas init </dev/null
-	assert_failure 2
-	[ "$stderr" = "mas: init: give the project name with --name NAME (stdin is not a terminal)" ]
+	if is_original; then
+		assert_quiet_exit1
+	else
+		assert_failure 2
+		[ "$stderr" = "mas: init: give the project name with --name NAME (stdin is not a terminal)" ]
+	fi
 	run ls -A "$WORK"
 	assert_output ""
-	run --separate-stderr mas init --name ""
-	assert_failure 2
+	# The original asked for an empty name again, and read end of input.
+	run --separate-stderr mas init --name "" </dev/null
+	if is_original; then
+		assert_quiet_exit1
+	else
+		assert_failure 2
+	fi
 	run ls -A "$WORK"
 	assert_output ""
 }
 
-@test "init twice keeps the user's edits in unit/" {
-	skip_if_original "bug #27: the original's init needed openspec"
+# bats test_tags=original
+@test "init twice keeps the user's edits in unit/; the original's init needed openspec and left a half-made project (bug #27)" {
 	run --separate-stderr mas init --name proj
+	if is_original; then
+		assert_failure 1
+		assert_dir_exists "$WORK/workflows"
+		assert_file_exists "$WORK/.masrc"
+		assert_file_exists "$WORK/.mas/config.json"
+		run ls -A "$WORK/unit"
+		assert_success
+		assert_output ""
+		return
+	fi
 	assert_success
 	echo "my notes" >"$WORK/unit/22/README.md"
 	echo "mine" >"$WORK/unit/22/NOTES.md"
@@ -204,25 +311,36 @@ agent_cwd() {
 	assert_file_exists "$WORK/unit/23/README.md"
 }
 
-@test "stop without --force and without a terminal refuses and stops nothing" {
-	skip_if_original "bug #18: the original exited 1 without a word"
-	run --separate-stderr mas start --no-attach
+# bats test_tags=original
+@test "stop without --force and without a terminal refuses and stops nothing; the original exited 1 without a word (bug #18)" {
+	start_team
 	run --separate-stderr mas stop </dev/null
-	assert_failure 1
-	[ "$stderr" = "mas: stop: not stopping mas-tmux without confirmation: stdin is not a terminal (use --force)" ]
-	run tmux has-session -t =mas-tmux
+	if is_original; then
+		assert_quiet_exit1
+	else
+		assert_failure 1
+		[ "$stderr" = "mas: stop: not stopping mas-tmux without confirmation: stdin is not a terminal (use --force)" ]
+	fi
+	run tmux has-session -t "=$TEAM"
 	assert_success
 }
 
-@test "stop with no session running says so, exit 1" {
-	skip_if_original "bug #26: the original exited 0"
+# bats test_tags=original
+@test "stop with no session running says so, exit 1; the original's notice exited 0 (bug #26)" {
 	run --separate-stderr mas stop --force
+	if is_original; then
+		assert_success
+		assert_notice "$output" INFO
+		return
+	fi
 	assert_failure 1
 	[ "$stderr" = "mas: no mas session is running (start one with: mas start)" ]
 }
 
-@test "stop with several sessions and no hint lists them and stops none" {
-	skip_if_original "bug #16: the original stopped the alphabetically first"
+# bats test_tags=original
+@test "stop with several sessions and no hint lists them and stops none; the original stopped the first listed (bug #16)" {
+	skip_unless_generation legacy
+	make_templates "$WORK"
 	run --separate-stderr mas start --no-attach
 	echo 'PROJECT_NAME=other' >"$WORK/.masrc"
 	rm "$WORK/.mas_session"
@@ -230,6 +348,18 @@ agent_cwd() {
 	assert_success
 	rm "$WORK/.mas_session"
 	run --separate-stderr mas stop --force
+	if is_original; then
+		assert_success
+		run tmux ls -F '#{session_name}'
+		assert_output mas-tmux
+		# It did not read MAS_SESSION_NAME (behaviour reference §8.1): the next stop
+		# took the one left.
+		MAS_SESSION_NAME=mas-other run --separate-stderr mas stop --force
+		assert_success
+		run tmux ls
+		assert_failure
+		return
+	fi
 	assert_failure 1
 	[ "$stderr" = "mas: several mas sessions are running (mas-other, mas-tmux): choose one with MAS_SESSION_NAME=<name> or MAS_SESSION_ID=<id>" ]
 	[ "$(tmux ls | wc -l)" = 2 ]
@@ -239,34 +369,46 @@ agent_cwd() {
 	assert_output mas-tmux
 }
 
-@test "init asks for the name on a terminal" {
-	skip_if_original "the original's init needed openspec"
+# bats test_tags=original
+@test "init asks for the name on a terminal; the original's init then needed openspec (bug #27)" {
 	command -v script >/dev/null || skip "script(1) is not installed"
 	run bash -c 'printf "Term Proj\n" | script -qec "$MAS_BIN init" /dev/null' 3>&-
+	if is_original; then
+		# It took the name into its JSON .masrc, then failed.
+		assert_failure 1
+		[ "$(jq -r .project_name .masrc)" = "Term Proj" ]
+		return
+	fi
 	assert_success
 	assert_output --partial "Project name:"
 	run bash -c 'source ./.masrc && printf %s "$PROJECT_NAME"'
 	assert_output "Term Proj"
 }
 
+# bats test_tags=original
 @test "stop asks y/N on a terminal and only y stops" {
-	skip_if_original "the original's prompt was in Japanese"
 	command -v script >/dev/null || skip "script(1) is not installed"
-	run --separate-stderr mas start --no-attach
+	start_team
 	run bash -c 'printf "n\n" | script -qec "$MAS_BIN stop" /dev/null' 3>&-
 	assert_success
-	assert_output --partial "Stop session 'mas-tmux'? (y/N)"
-	assert_output --partial "Cancelled"
-	run tmux has-session -t =mas-tmux
+	# The original asked the same in Japanese, naming the session.
+	assert_output --partial "'$TEAM'"
+	assert_output --partial "(y/N)"
+	if ! is_original; then
+		assert_output --partial "Stop session 'mas-tmux'? (y/N)"
+		assert_output --partial "Cancelled"
+	fi
+	run tmux has-session -t "=$TEAM"
 	assert_success
 	run bash -c 'printf "y\n" | script -qec "$MAS_BIN stop" /dev/null' 3>&-
 	assert_success
-	run tmux has-session -t =mas-tmux
+	run tmux has-session -t "=$TEAM"
 	assert_failure
 }
 
+# bats test_tags=original
 @test "a .mas_session the original wrote (with its PID line) still chooses the session" {
-	skip_if_original "the original named the session in .mas_session too, but never chose among several"
+	skip_unless_generation legacy
 	make_templates "$WORK"
 	run --separate-stderr mas start --no-attach
 	assert_success

@@ -16,12 +16,6 @@ setup() {
 	make_templates "$WORK"
 }
 
-start_team() {
-	run --separate-stderr mas start --no-attach
-	assert_success
-	wait_agents
-}
-
 # send_ok N TARGET MESSAGE [FLAG] sends and checks the report: N of N
 # agents, on stdout (the original coloured its tag), nothing on stderr.
 send_ok() {

@@ -7,9 +7,22 @@ setup() {
 	common_setup
 	use_stub_agent
 	make_templates "$WORK"
-	run --separate-stderr mas start --no-attach
-	assert_success
-	wait_agents
+	start_team
+}
+
+# add_first_session starts, beside the team, a session "mas--first" that
+# tmux lists before any other mas-* session; its meta window runs one stub
+# agent, whose input first_input prints.
+add_first_session() {
+	FIRST_OUT="$BATS_TEST_TMPDIR/first-out"
+	mkdir -p "$FIRST_OUT" "$BATS_TEST_TMPDIR/first/unit/00"
+	tmux new-session -d -s mas--first -n meta -c "$BATS_TEST_TMPDIR/first/unit/00" \
+		"MAS_STUB_OUT='$FIRST_OUT' '$STUB_BIN/clauded'"
+	timeout 20 tmux wait-for agent-00 || fail "the agent of mas--first did not start"
+}
+
+first_input() {
+	MAS_STUB_OUT="$FIRST_OUT" AGENT_SESSION=mas--first agent_input 00
 }
 
 # bats test_tags=original
@@ -41,14 +54,26 @@ setup() {
 	[ "$(agent_input 33)" = "$(printf %q $'y\r')" ]
 }
 
-@test "send delivers text literally: key names, ; and -, quotes, \$, backticks, unicode" {
-	skip_if_original "bug #7: the original sent key names as keys and read - as a tmux option"
-	local msg
+# bats test_tags=original
+@test "send delivers text literally: key names, ; and -, quotes, \$, backticks, unicode; the original sent key names as keys and read - as a tmux option (bug #7)" {
+	# Where the original's agent read something else (bug #7): key names
+	# as keys; "end;" as the End key (tmux took the ; for its command
+	# separator); -e, -l and -- as options of send-keys, -e refused.
+	local -A original=([Enter]=$'\r' [C-c]=$'\003' ['end;']=$'\e[4~' [-e]='' [-l]='' [--]='')
+	local msg want sent err
 	for msg in Enter C-c 'end;' -e -l '--' 'say "hi" it'"'"'s' '$HOME $(id) `id`' 'ünïcødé ✓ 日本語' '#{pane_id}' 'a\b\\c'; do
+		want="$msg" sent=1/1 err=""
+		if is_original && [[ -v original["$msg"] ]]; then
+			want="${original[$msg]}"
+		fi
+		if is_original && [[ "$msg" == -e ]]; then
+			sent=0/1 err="command send-keys: unknown flag -e"
+		fi
 		run --separate-stderr mas send 21 "$msg"
 		assert_success
-		assert_output "[SUCCESS] Message sent to 1/1 agents"
-		[ "$(agent_input 21)" = "$(printf %q "$msg")" ] || fail "'$msg' arrived as $(agent_input 21)"
+		assert_output "$(tagged SUCCESS "Message sent to $sent agents")"
+		[ "$stderr" = "$err" ] || fail "'$msg': stderr '$stderr'"
+		[ "$(agent_input 21)" = "$(printf %q "$want")" ] || fail "'$msg' arrived as $(agent_input 21)"
 	done
 }
 
@@ -65,12 +90,17 @@ setup() {
 	[ "$(agent_input 22)" = "$(printf %q "$msg"$'\r')" ]
 }
 
-@test "send to a list with an unknown part sends to the rest and exits 1" {
-	skip_if_original "bug #26: unknown parts were dropped and the exit status was 0"
+# bats test_tags=original
+@test "send to a list with an unknown part sends to the rest and exits 1; the original dropped it silently, exit 0 (bug #26)" {
 	run --separate-stderr mas send "00, 11,window2,agent-33,nope" multi
-	assert_failure 1
-	assert_output "[SUCCESS] Message sent to 7/7 agents"
-	[ "$stderr" = 'mas: send: no agent matches "nope"' ]
+	assert_output "$(tagged SUCCESS "Message sent to 7/7 agents")"
+	if is_original; then
+		assert_success
+		[ -z "$stderr" ] || fail "stderr: $stderr"
+	else
+		assert_failure 1
+		[ "$stderr" = 'mas: send: no agent matches "nope"' ]
+	fi
 	local nn
 	for nn in 00 11 20 21 22 23 33; do
 		[ "$(agent_input "$nn")" = multi ] || fail "agent $nn"
@@ -78,28 +108,62 @@ setup() {
 	[ "$(agent_input 12)" = "''" ]
 }
 
-@test "send to an invalid target or an id without a seat exits 1" {
-	skip_if_original "bug #26: the original exited 0 for 01"
+# bats test_tags=original
+@test "send to an invalid target or an id without a seat exits 1; the original exited 0 for 01 (bug #26)" {
 	run --separate-stderr mas send 01 x
-	assert_failure 1
-	[ "$stderr" = 'mas: invalid target: "01" (see mas help for the target forms)' ]
+	if is_original; then
+		# 01 fitted its id pattern: an error line, then 0 of 1 sent, exit 0.
+		assert_success
+		[[ "${lines[0]}" == "$(tagged ERROR '')"*": 01" ]] || fail "line 0: ${lines[0]}"
+		assert_line --index 1 "$(tagged SUCCESS "Message sent to 0/1 agents")"
+	else
+		assert_failure 1
+		[ "$stderr" = 'mas: invalid target: "01" (see mas help for the target forms)' ]
+	fi
 	run --separate-stderr mas send Design x
 	assert_failure 1
+	if is_original; then
+		[[ "$output" == "$(tagged ERROR '')"*": Design" ]] || fail "stdout: $output"
+	fi
 }
 
-@test "send counts agents whose pane is gone and exits 1" {
-	skip_if_original "bug #26: the original exited 0 when sends failed"
+# bats test_tags=original
+@test "send counts agents whose pane is gone and exits 1; the original exited 0 (bug #26)" {
 	local pane
 	pane="$(tmux list-panes -a -F '#{pane_id} #{pane_current_path}' | awk '$2 ~ /\/unit\/12$/ { print $1 }')"
 	tmux kill-pane -t "$pane"
 	run --separate-stderr mas send design z
-	assert_failure 1
-	assert_output "[SUCCESS] Message sent to 3/4 agents"
-	[ "$stderr" = "mas: send: agent 12 has no pane in mas-tmux" ]
+	assert_output "$(tagged SUCCESS "Message sent to 3/4 agents")"
+	if is_original; then
+		# It addressed panes by index (bug #24): 13 had moved into 12's
+		# index and got 12's message; 13's own index was gone.
+		assert_success
+		[ "$stderr" = "can't find pane: 3" ]
+	else
+		assert_failure 1
+		[ "$stderr" = "mas: send: agent 12 has no pane in mas-tmux" ]
+	fi
+	local nn
+	for nn in 10 11 13; do
+		[ "$(agent_input "$nn")" = z ] || fail "agent $nn"
+	done
 }
 
-@test "send with several sessions and no hint lists them; MAS_SESSION_NAME picks one" {
-	skip_if_original "bug #16: the original picked the alphabetically first"
+# bats test_tags=original
+@test "send with several sessions and no hint lists them; MAS_SESSION_NAME picks one; the original picked the first listed (bug #16)" {
+	if is_original; then
+		add_first_session
+		mkdir "$WORK/elsewhere" && cd "$WORK/elsewhere"
+		run --separate-stderr mas send 00 x
+		assert_success
+		assert_output "$(tagged SUCCESS "Message sent to 1/1 agents")"
+		# MAS_SESSION_NAME was not read (behaviour reference §8.1): the first again.
+		MAS_SESSION_NAME="$TEAM" run --separate-stderr mas send 00 picked
+		assert_success
+		[ "$(first_input)" = xpicked ]
+		[ "$(AGENT_SESSION=$TEAM agent_input 00)" = "''" ]
+		return
+	fi
 	MAS_SESSION_MODE=isolated MAS_ROOT="$BATS_TEST_TMPDIR/iso" run --separate-stderr mas session create --no-attach
 	local id="$output"
 	mkdir "$WORK/elsewhere" && cd "$WORK/elsewhere"
@@ -111,29 +175,49 @@ setup() {
 	[ "$(AGENT_SESSION=mas-tmux agent_input 00)" = picked ]
 }
 
-@test "send with no session running says so" {
-	skip_if_original "bug #2: the original exited 1 without a word"
+# bats test_tags=original
+@test "send with no session running says so; the original exited 1 without a word (bug #2)" {
 	kill_server
 	run --separate-stderr mas send 00 hi
+	if is_original; then
+		assert_quiet_exit1
+		return
+	fi
 	assert_failure 1
 	[ "$stderr" = "mas: no mas session is running (start one with: mas start)" ] || fail "$stderr"
 }
 
-@test "an empty message is a usage error" {
-	skip_if_original "the original's usage error exited 1"
+# bats test_tags=original
+@test "an empty message is a usage error; the original's exited 1 with its notice on stdout" {
+	# It checked for empty strings after the shift (behaviour reference §3).
 	run --separate-stderr mas send 00 ""
+	if is_original; then
+		assert_failure 1
+		assert_notice "$output" ERROR
+		[ -z "$stderr" ] || fail "stderr: $stderr"
+		return
+	fi
 	assert_failure 2
 	[ "$stderr" = "mas: send: the message is empty" ]
 }
 
-@test "inside a mas tmux session, commands act on that session" {
-	skip_if_original "bug #30: the original ignored \$TMUX"
-	MAS_SESSION_MODE=isolated MAS_ROOT="$BATS_TEST_TMPDIR/iso" run --separate-stderr mas session create --no-attach
-	assert_success
+# bats test_tags=original
+@test "inside a mas tmux session, commands act on that session; the original ignored \$TMUX and took the first listed (bug #30)" {
+	if is_original; then
+		add_first_session
+	else
+		MAS_SESSION_MODE=isolated MAS_ROOT="$BATS_TEST_TMPDIR/iso" run --separate-stderr mas session create --no-attach
+		assert_success
+	fi
 	mkdir "$WORK/elsewhere"
-	tmux new-window -d -t =mas-tmux: -c "$WORK/elsewhere" -- sh -c '"$0" send 00 from-inside >"$1" 2>&1; tmux wait-for -S inside-done' "$MAS_BIN" "$BATS_TEST_TMPDIR/inside.out"
+	tmux new-window -d -t "=$TEAM:" -c "$WORK/elsewhere" -- sh -c '"$0" send 00 from-inside >"$1" 2>&1; tmux wait-for -S inside-done' "$MAS_BIN" "$BATS_TEST_TMPDIR/inside.out"
 	timeout 20 tmux wait-for inside-done
 	run cat "$BATS_TEST_TMPDIR/inside.out"
-	assert_output "[SUCCESS] Message sent to 1/1 agents"
-	[ "$(AGENT_SESSION=mas-tmux agent_input 00)" = from-inside ]
+	assert_output "$(tagged SUCCESS "Message sent to 1/1 agents")"
+	if is_original; then
+		[ "$(first_input)" = from-inside ]
+		[ "$(AGENT_SESSION=$TEAM agent_input 00)" = "''" ]
+	else
+		[ "$(AGENT_SESSION=$TEAM agent_input 00)" = from-inside ]
+	fi
 }
