@@ -449,6 +449,7 @@ assert_json_masrc_breaks_start() {
 
 # bats test_tags=original
 @test "without MAS_PANE_LOGS a legacy start makes no logs directory and pipes no pane" {
+	skip_unless_generation legacy
 	run --separate-stderr mas start --no-attach
 	assert_success
 	wait_agents
