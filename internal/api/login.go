@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 )
@@ -59,8 +60,9 @@ func random() string {
 	return hex.EncodeToString(b)
 }
 
-// serve answers GET /login?code=…: the right code, once, sets the cookie
-// and goes to the page.
+// serve answers GET /login?code=…[&session=…]: the right code, once, sets
+// the cookie and goes to the page, watching that session when one is
+// named. The page's address is built here, never taken from the request.
 func (l *login) serve(w http.ResponseWriter, r *http.Request) {
 	l.mu.Lock()
 	ok := subtle.ConstantTimeCompare([]byte(r.URL.Query().Get("code")), []byte(l.code)) == 1
@@ -81,7 +83,11 @@ func (l *login) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	l.log(next)
 	http.SetCookie(w, &http.Cookie{Name: l.cookie, Value: secret, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
-	http.Redirect(w, r, "/", http.StatusSeeOther)
+	page := "/"
+	if session := r.URL.Query().Get("session"); session != "" {
+		page += "?" + url.Values{"session": {session}}.Encode()
+	}
+	http.Redirect(w, r, page, http.StatusSeeOther)
 }
 
 // has tells whether r carries the cookie of a login.

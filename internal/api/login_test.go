@@ -115,6 +115,22 @@ func TestLoginURL(t *testing.T) {
 }
 
 // TestOldLoginsAreForgotten: only the last maxLogins cookies are good.
+// A login URL with &session= opens the page on that session; whatever
+// the value, the redirect stays on the page's own path.
+func TestLoginOpensTheSessionNamed(t *testing.T) {
+	h := New(&fake{}, Options{Token: "s3cret", Addr: addr})
+	for _, tt := range []struct{ session, want string }{
+		{"1612c47f", "/?session=1612c47f"},
+		{"//evil.example/x", "/?session=%2F%2Fevil.example%2Fx"},
+		{"a&b=c#d", "/?session=a%26b%3Dc%23d"},
+	} {
+		rec := get(h, h.LoginURL()+"&session="+url.QueryEscape(tt.session), "Sec-Fetch-Site", "none")
+		if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != tt.want {
+			t.Errorf("login with session %q: %d to %q, want %q", tt.session, rec.Code, rec.Header().Get("Location"), tt.want)
+		}
+	}
+}
+
 func TestOldLoginsAreForgotten(t *testing.T) {
 	h := New(&fake{}, Options{Token: "s3cret", Addr: addr})
 	var cookies []string
