@@ -171,6 +171,12 @@ use_stub_agent() {
 	export PATH="$STUB_BIN:$PATH"
 }
 
+# agent_cwd NN prints where stub agent NN started, as it reported (NN is
+# the base name of that directory).
+agent_cwd() {
+	sed -n 's/^cwd=//p' "$MAS_STUB_OUT/$1"
+}
+
 # wait_agents waits (bounded) until every agent of the team has reported.
 wait_agents() {
 	local nn

@@ -10,12 +10,6 @@ setup() {
 	use_stub_agent
 }
 
-# agent_cwd NN prints where agent NN started, as it reported (NN is the
-# base name of that directory).
-agent_cwd() {
-	sed -n 's/^cwd=//p' "$MAS_STUB_OUT/$1"
-}
-
 # assert_json_masrc_breaks_start runs start where the .masrc is the JSON the
 # original's init wrote: the original sourced it as shell (bug #9) and
 # died on its second line, exit 127, before any tmux call.

@@ -17,15 +17,14 @@ setup() {
 }
 
 # send_ok N TARGET MESSAGE [FLAG] sends and checks the report: N of N
-# agents, on stdout (the original coloured its tag), nothing on stderr.
+# agents, on stdout, nothing on stderr.
 send_ok() {
 	local n="$1"
 	shift
 	run --separate-stderr mas send "$@"
 	assert_success
 	[ "$stderr" = "" ] || fail "send $*: $stderr"
-	run plain <<<"$output"
-	assert_output "[SUCCESS] Message sent to $n/$n agents"
+	assert_output "$(tagged SUCCESS "Message sent to $n/$n agents")"
 }
 
 # assert_read NN=TEXT... checks what each agent read since the last check:

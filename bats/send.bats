@@ -124,6 +124,8 @@ first_input() {
 	assert_failure 1
 	if is_original; then
 		[[ "$output" == "$(tagged ERROR '')"*": Design" ]] || fail "stdout: $output"
+	else
+		[ "$stderr" = 'mas: invalid target: "Design" (see mas help for the target forms)' ] || fail "stderr: $stderr"
 	fi
 }
 

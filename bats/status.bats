@@ -153,12 +153,10 @@ setup() {
 	script -qec "$MAS_BIN attach -w development" /dev/null </dev/null >/dev/null 2>&1 3>&- &
 	local pid=$! clients
 	clients="$(attached_clients)"
-	# The only session: mas-tmux, or mas-<id> for the original at 6526c92.
-	local session
-	session="$(tmux ls -F '#{session_name}')"
-	[[ "$(generation)" == isolated ]] || [ "$session" = mas-tmux ]
-	[ "$clients" = "$session development" ] || fail "clients: '$clients'"
-	tmux detach-client -s "=$session"
+	# The only session: mas-tmux, or mas-<id8> for the original at 6526c92.
+	[[ "$(generation)" == isolated ]] || [ "$TEAM" = mas-tmux ]
+	[ "$clients" = "$TEAM development" ] || fail "clients: '$clients'"
+	tmux detach-client -s "=$TEAM"
 	wait "$pid"
 }
 
