@@ -4,14 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
 
 	"mas/internal/layout"
 	"mas/internal/roster"
-	"mas/internal/safefile"
 	"mas/tmux"
 )
 
@@ -50,13 +48,12 @@ func Resume(ctx context.Context, o CreateOptions) (*Session, error) {
 	stopped.Status = "stopped"
 	var undo undoList
 	if o.PaneLogs {
-		made, err := ensureLogDir(s.Dir)
+		logDir := filepath.Join(s.Dir, "logs")
+		made, err := layout.PrepareLogs(logDir)
 		if err != nil {
 			return nil, &StepError{"check logs directory", err}
 		}
-		if made {
-			undo.add(func(context.Context) { os.Remove(filepath.Join(s.Dir, "logs")) })
-		}
+		undo.add(func(context.Context) { layout.RemoveLogs(logDir, made) })
 	}
 	if err := startAgents(ctx, o, s); err != nil {
 		if errors.Is(err, layout.ErrDuplicate) {
@@ -165,30 +162,6 @@ func checkUnits(unitDir string) error {
 		}
 	}
 	return nil
-}
-
-// ensureLogDir readies the logs directory of the session in dir for the
-// panes' logs, and reports whether it made it (0700). tmux appends to each
-// agent's log with the shell's ">>", which follows links and waits on a
-// FIFO: a logs directory that is a link or no directory, or an agent's log
-// that is a link or not a regular file, is refused before anything starts.
-func ensureLogDir(dir string) (made bool, err error) {
-	logs := filepath.Join(dir, "logs")
-	if err := safefile.CheckDir(logs); err != nil {
-		return false, err
-	}
-	for _, id := range roster.IDs() {
-		if err := safefile.CheckReplaceable(layout.AgentLog(logs, id)); err != nil {
-			return false, err
-		}
-	}
-	switch err := os.Mkdir(logs, 0o700); {
-	case errors.Is(err, fs.ErrExist):
-		return false, nil
-	case err != nil:
-		return false, err
-	}
-	return true, nil
 }
 
 // nameTaken is the refusal of a resume whose tmux name exists: the

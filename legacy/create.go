@@ -86,12 +86,13 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 	}
 	logDir, madeLogs := "", false
 	if o.PaneLogs {
-		if logDir, madeLogs, err = paneLogs(s.Root); err != nil {
-			return nil, err
+		logDir = filepath.Join(s.Root, "logs")
+		if madeLogs, err = layout.PrepareLogs(logDir); err != nil {
+			return nil, fmt.Errorf("pane logs: %w", err)
 		}
 	}
 	if err := prepareUnits(s, o); err != nil {
-		removePaneLogs(logDir, madeLogs)
+		layout.RemoveLogs(logDir, madeLogs)
 		return nil, err
 	}
 	if o.Progress != nil {
@@ -102,7 +103,7 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 		Command: o.Command, Shell: o.Shell, Owner: Owner(s.Root),
 	}); err != nil {
 		if !errors.Is(err, layout.ErrDuplicate) { // else the session started meanwhile may log there
-			removePaneLogs(logDir, madeLogs)
+			layout.RemoveLogs(logDir, madeLogs)
 		}
 		return nil, fmt.Errorf("start tmux session: %w", err)
 	}
@@ -114,7 +115,7 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 		{Key: "WORKFLOWS_DIR", Value: s.WorkflowsDir},
 	}, sessionKeys); err != nil {
 		layout.Kill(context.WithoutCancel(ctx), o.Tmux, s.Name)
-		removePaneLogs(logDir, madeLogs)
+		layout.RemoveLogs(logDir, madeLogs)
 		return nil, fmt.Errorf("write .mas_session: %w", err)
 	}
 	return s, nil
