@@ -830,6 +830,15 @@ attempt("message", fetch("%[1]s/message", {...no, body: JSON.stringify({target: 
 </script>`, base, id)
 	}))
 	defer evil.Close()
+	// The server's checks must hold whatever the browser allows: the
+	// page gets the local network permissions this Chromium knows, as a
+	// user may grant them, so that its rules keep no request back.
+	for _, p := range []string{"localNetworkAccess", "localNetwork", "loopbackNetwork"} {
+		_, err := f.c.send("", "Browser.grantPermissions", map[string]any{"permissions": []string{p}, "origin": evil.URL, "browserContextId": f.context})
+		if err != nil && !strings.Contains(err.Error(), "Unknown permission type") {
+			t.Fatal(err)
+		}
+	}
 	s := f.open(t, evil.URL+"/")
 	// An opaque answer is the server's: the browser sent the request.
 	// Anything else means the browser kept it, and this test no longer
