@@ -4,9 +4,62 @@
 # writes BENCHMARKS.md: median and spread (min-max) of wall time, tmux
 # processes spawned per command (counted by a logging tmux wrapper on
 # PATH) and peak memory. Usage: scripts/bench.sh [runs]   (default 10)
+#
+# scripts/bench.sh tests [runs]   (default 3) times the Go suite instead
+# (go test -count=1 ./..., and with -race as scripts/test.sh runs it) and
+# adds a row to its section of BENCHMARKS.md, which the commands' run
+# keeps as it is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo="$(pwd)"
+
+suite_heading="## The Go test suite"
+# suite_section prints the Go suite's section of BENCHMARKS.md.
+suite_section() { sed -n "/^$suite_heading\$/,\$p" "$repo/BENCHMARKS.md" 2>/dev/null || true; }
+
+# median_seconds CMD...: runs CMD $runs times and prints the median wall
+# time in seconds.
+median_seconds() {
+	local -a t=()
+	local i start
+	for ((i = 0; i < runs; i++)); do
+		start="$(date +%s%N)"
+		"$@" >/dev/null
+		t+=("$((($(date +%s%N) - start) / 1000000))")
+	done
+	printf '%s\n' "${t[@]}" | sort -n | awk '{a[NR] = $1} END {printf "%.1f", a[int((NR + 1) / 2)] / 1000}'
+}
+
+bench_tests() {
+	go test -count=1 -run '^$' ./... >/dev/null # compiled once, not timed
+	go test -race -count=1 -run '^$' ./... >/dev/null
+	local plain race commit rows
+	plain="$(median_seconds go test -count=1 ./...)"
+	race="$(median_seconds go test -race -count=1 ./...)"
+	commit="$(git rev-parse --short HEAD)"
+	git diff --quiet HEAD || commit="$commit+"
+	rows="$(suite_section | grep '^| 20' || true)"
+	{
+		sed "/^$suite_heading\$/,\$d" "$repo/BENCHMARKS.md"
+		echo "$suite_heading"
+		echo
+		echo "Written by \`scripts/bench.sh tests\`: the median of $runs runs of each, built beforehand, wall"
+		echo "seconds. The browser tests share one Chromium; no test waits a fixed time."
+		echo
+		echo "| date | commit | machine | go test -count=1 ./... | go test -race -count=1 ./... |"
+		echo "|---|---|---|---:|---:|"
+		[[ -z "$rows" ]] || echo "$rows"
+		echo "| $(date -u +%Y-%m-%d) | $commit | $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg) at the end | $plain | $race |"
+	} >"$repo/BENCHMARKS.md.new"
+	mv "$repo/BENCHMARKS.md.new" "$repo/BENCHMARKS.md"
+	suite_section
+}
+
+if [[ "${1:-}" == tests ]]; then
+	runs="${2:-3}"
+	bench_tests
+	exit
+fi
 runs="${1:-${BENCH_RUNS:-10}}"
 
 command -v tmux >/dev/null || { echo "bench: tmux is required" >&2; exit 1; }
@@ -284,5 +337,11 @@ start_spawns="$(spawns_of "isolated start --no-attach")"
 	echo "Template copies use reflinks (FICLONE) where the filesystem shares extents; on this machine's"
 	echo "temporary filesystem reflinks are: $reflink. The original needed about 13 s per start (122 tmux"
 	echo "calls, 11.7 s of sleeps)."
-} >"$repo/BENCHMARKS.md"
+	suite="$(suite_section)"
+	if [[ -n "$suite" ]]; then
+		echo
+		echo "$suite"
+	fi
+} >"$repo/BENCHMARKS.md.new"
+mv "$repo/BENCHMARKS.md.new" "$repo/BENCHMARKS.md"
 cat "$repo/BENCHMARKS.md"
