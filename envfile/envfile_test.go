@@ -304,7 +304,7 @@ func TestWriteAndRead(t *testing.T) {
 func sourceIn(t *testing.T, shell, file string, keys []string) []string {
 	t.Helper()
 	script := `. "$1"; shift; for k in "$@"; do eval "printf '%s\0' \"\$$k\""; done`
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, shell, "-c", script, shell, file)
 	cmd.Args = append(cmd.Args, keys...)

@@ -76,7 +76,7 @@ func bashReads(t *testing.T, bash, content string) (string, error) {
 	for _, name := range []string{"a", "b", "x"} {
 		os.WriteFile(filepath.Join(dir, name), nil, 0o600)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bash, "-c", `set -e; source "$1"; printf %s "$STATUS"`, "bash", file)
 	cmd.Env = []string{"PATH=", "HOME=/home/someone", "LC_ALL=C.UTF-8"}
@@ -195,7 +195,7 @@ func TestQuotersReadBack(t *testing.T) {
 		}
 		values = append(values, b.String())
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bash, "-c", `printf '%q\0' "$@"`, "bash")
 	cmd.Args = append(cmd.Args, values...)

@@ -42,7 +42,7 @@ func TestFindProjectSpecialFiles(t *testing.T) {
 			if err == nil || err.Error() != path+strings.TrimPrefix(tt.err, ".masrc") {
 				t.Errorf("%s: err = %v, want %q (%s)", tt.err, err, path+strings.TrimPrefix(tt.err, ".masrc"), tt.why)
 			}
-		case <-time.After(5 * time.Second):
+		case <-time.After(time.Minute): // a bound for a broken build only
 			t.Fatalf("FindProject hangs on %s (%s)", tt.err, tt.why)
 		}
 	}

@@ -3,10 +3,10 @@ package tmux
 import (
 	"context"
 	"errors"
+	"io"
 	"os/exec"
 	"strings"
 	"testing"
-	"time"
 )
 
 // An interrupted call says why (the signal, not "context canceled") and
@@ -17,8 +17,13 @@ func TestInterruptedCallNamesTheCause(t *testing.T) {
 		t.Skip("no sleep")
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
-	time.AfterFunc(50*time.Millisecond, func() { cancel(errors.New("interrupt signal received")) })
-	_, err = (&Runner{Bin: sleep}).Run(ctx, nil, "5")
+	// os/exec reads a command's stdin only once the command runs: the
+	// interrupt comes then, not before the start nor after the end.
+	running := readFunc(func([]byte) (int, error) {
+		cancel(errors.New("interrupt signal received"))
+		return 0, io.EOF
+	})
+	_, err = (&Runner{Bin: sleep}).Run(ctx, running, "60")
 	var te *Error
 	var exitErr *exec.ExitError
 	if !errors.As(err, &te) || !errors.As(err, &exitErr) {
@@ -28,3 +33,7 @@ func TestInterruptedCallNamesTheCause(t *testing.T) {
 		t.Fatalf("error %q does not name the cause", err)
 	}
 }
+
+type readFunc func([]byte) (int, error)
+
+func (f readFunc) Read(p []byte) (int, error) { return f(p) }

@@ -68,12 +68,12 @@ func TestBatchBuildsLayoutInOneProcess(t *testing.T) {
 			}
 			format := "#{window_name}\t#{pane_id}"
 			cmds := [][]string{
-				{"new-session", "-d", "-s", "lay", "-n", "meta", "-x", "200", "-y", "50", "-c", dirs[0], "-P", "-F", format, "--", "sleep", "30"},
-				{"new-window", "-d", "-t", SessionWindows("lay"), "-n", "design", "-c", dirs[1], "-P", "-F", format, "--", "sleep", "30"},
+				{"new-session", "-d", "-s", "lay", "-n", "meta", "-x", "200", "-y", "50", "-c", dirs[0], "-P", "-F", format, "--", "sleep", "600"},
+				{"new-window", "-d", "-t", SessionWindows("lay"), "-n", "design", "-c", dirs[1], "-P", "-F", format, "--", "sleep", "600"},
 			}
 			for _, d := range dirs[2:] {
 				cmds = append(cmds,
-					[]string{"split-window", "-t", Window("lay", "design"), "-c", d, "-P", "-F", format, "--", "sleep", "30"},
+					[]string{"split-window", "-t", Window("lay", "design"), "-c", d, "-P", "-F", format, "--", "sleep", "600"},
 					[]string{"select-layout", "-t", Window("lay", "design"), "tiled"})
 			}
 			out, err := r.Batch(ctx, nil, cmds...)

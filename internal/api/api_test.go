@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -45,14 +44,13 @@ type fake struct {
 	resumes  []string
 	removes  []string // "<ref> force=<bool>"
 	err      error
-	delay    time.Duration // Run takes this long
-	runCtx   error         // the context's error when Run ended
+	during   func() // what happens while Run runs
+	runCtx   error  // the context's error when Run ended
 }
 
 func (f *fake) Run(ctx context.Context, r RunRequest) (*Run, error) {
-	select {
-	case <-time.After(f.delay):
-	case <-ctx.Done():
+	if f.during != nil {
+		f.during()
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -319,10 +317,7 @@ func TestCheckAddr(t *testing.T) {
 }
 
 func TestServeShutsDownGracefully(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ln := listen(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	srv := New(&fake{}, Options{Addr: ln.Addr().String()})
@@ -339,7 +334,7 @@ func TestServeShutsDownGracefully(t *testing.T) {
 		if err != nil {
 			t.Errorf("Serve returned %v", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("Serve did not return after its context ended")
 	}
 	if _, err := http.Get("http://" + ln.Addr().String() + "/health"); err == nil {

@@ -37,10 +37,11 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// waitFor waits (bounded) until the buffer holds want.
+// waitFor waits until the buffer holds want, for a minute at the most:
+// what it waits for takes milliseconds.
 func waitFor(t *testing.T, b *syncBuffer, want string) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(b.String(), want); {
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(b.String(), want); {
 		if time.Now().After(deadline) {
 			t.Fatalf("waited for %q, have %q", want, b.String())
 		}

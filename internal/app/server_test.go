@@ -2,17 +2,18 @@ package app
 
 import (
 	"bufio"
+	"io"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestHoldPidFileHelper is not a test: run by TestServerIdentityIsTheLock
 // as another process, it holds the lock of $MAS_TEST_PIDFILE the way
-// "serve" does, says so on stdout and waits to be killed.
+// "serve" does, says so on stdout and waits to be killed, or for its
+// stdin to close when the test is gone.
 func TestHoldPidFileHelper(t *testing.T) {
 	path := os.Getenv("MAS_TEST_PIDFILE")
 	if path == "" {
@@ -22,7 +23,7 @@ func TestHoldPidFileHelper(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Stdout.WriteString("locked\n")
-	time.Sleep(time.Minute)
+	io.Copy(io.Discard, os.Stdin)
 }
 
 func TestServerIdentityIsTheLock(t *testing.T) {
@@ -100,6 +101,7 @@ func holdPidFileElsewhere(t *testing.T, path string) *exec.Cmd {
 	t.Helper()
 	helper := exec.Command(os.Args[0], "-test.run=^TestHoldPidFileHelper$")
 	helper.Env = append(os.Environ(), "MAS_TEST_PIDFILE="+path)
+	helper.StdinPipe() // held open until the helper is waited for
 	out, _ := helper.StdoutPipe()
 	if err := helper.Start(); err != nil {
 		t.Fatal(err)

@@ -160,11 +160,11 @@ func mustSnapshot(t *testing.T, c tmux.Client) []PaneInfo {
 // and the pane after it.
 func TestCaptureRealTmux(t *testing.T) {
 	r := tmuxtest.Server(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	// Each pane prints, then says so through wait-for (latched: no race).
 	script := func(name, text string) []string {
-		return []string{"--", "sh", "-c", `printf '%s' "$1"; tmux wait-for -S "$2"; exec sleep 60`, "sh", text, name}
+		return []string{"--", "sh", "-c", `printf '%s' "$1"; tmux wait-for -S "$2"; exec sleep 600`, "sh", text, name}
 	}
 	cmds := [][]string{
 		append([]string{"new-session", "-d", "-s", "cap", "-x", "80", "-y", "10", "-P", "-F", "#{pane_id}"},

@@ -67,7 +67,7 @@ func TestOwnerString(t *testing.T) {
 // (taken as they are).
 func TestOwnerOnTmux(t *testing.T) {
 	r := tmuxtest.Server(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	dir := t.TempDir()
 	for _, id := range roster.IDs() {
