@@ -16,6 +16,16 @@ func Window(session, window string) string { return "=" + session + ":=" + windo
 // commands that take a window or pane (new-window, display-message).
 func SessionWindows(session string) string { return "=" + session + ":" }
 
+// Pane targets the pane whose id (%N) is pane inside the session whose id
+// ($N) is session. Commands that must find their target (send-keys,
+// paste-buffer, capture-pane) resolve it only while the pane is in a
+// window of that session, and fail with "can't find pane" otherwise: a
+// pane id, however it was read, never reaches a pane of another session,
+// as a bare "%N", found anywhere on the server, would. (Commands that may
+// fail to find theirs, display-message, if-shell and the option commands,
+// go on with the pane all the same.)
+func Pane(session, pane string) string { return session + ":." + pane }
+
 // EscapeFormat doubles "#" so that tmux takes s literally in arguments it
 // expands as a format: start directories (-c), window and session names.
 func EscapeFormat(s string) string { return strings.ReplaceAll(s, "#", "##") }

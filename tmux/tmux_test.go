@@ -303,6 +303,11 @@ func ExampleSession() {
 	// =mas-1a2b3c4d:
 }
 
+func ExamplePane() {
+	fmt.Println(Pane("$4", "%17"))
+	// Output: $4:.%17
+}
+
 func ExampleEscapeFormat() {
 	fmt.Println(EscapeFormat("/work/issue#12"))
 	// Output: /work/issue##12
