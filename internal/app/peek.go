@@ -57,7 +57,7 @@ func (a *App) Peek(ctx context.Context, sel Selected, ids []string, lines int) (
 	var panes []string
 	for _, id := range ids {
 		if p, ok := byAgent[id]; ok {
-			panes = append(panes, p.ID)
+			panes = append(panes, p.Target())
 		}
 	}
 	text, err := layout.Capture(ctx, a.Tmux, panes, lines)
@@ -67,7 +67,10 @@ func (a *App) Peek(ctx context.Context, sel Selected, ids []string, lines int) (
 	out := make([]api.AgentOutput, 0, len(ids))
 	for _, id := range ids {
 		st := a.agentStatus(id, byAgent)
-		o := api.AgentOutput{ID: st.ID, Name: st.Name, Window: st.Window, Status: st.Status, Lines: text[st.Pane]}
+		o := api.AgentOutput{ID: st.ID, Name: st.Name, Window: st.Window, Status: st.Status}
+		if p, ok := byAgent[id]; ok {
+			o.Lines = text[p.Target()]
+		}
 		if o.Lines == nil {
 			o.Status, o.Lines = layout.Missing, []string{}
 		}

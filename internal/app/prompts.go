@@ -139,7 +139,7 @@ func (a *App) SendPrompts(ctx context.Context, session string, prompts []Prompt)
 				why = append(why, "agent "+p.Agent+": "+notReady[state])
 				continue
 			}
-			if _, err := layout.Send(ctx, a.Tmux, []string{pane.ID}, p.Text, true); err != nil {
+			if _, err := layout.Send(ctx, a.Tmux, []string{pane.Target()}, p.Text, true); err != nil {
 				return sent, fmt.Errorf("prompt for agent %s: %w", p.Agent, err)
 			}
 			sent++

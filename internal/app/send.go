@@ -28,7 +28,7 @@ func (a *App) Deliver(ctx context.Context, sel Selected, ids []string, text stri
 			failed = append(failed, fmt.Sprintf("agent %s is not running (its pane is at a shell, where each line would run as a command): multi-line text not sent", id))
 			continue
 		}
-		panes = append(panes, p.ID)
+		panes = append(panes, p.Target())
 	}
 	n, err := layout.Send(ctx, a.Tmux, panes, text, enter)
 	if err != nil {

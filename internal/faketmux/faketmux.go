@@ -311,9 +311,10 @@ func (f *Server) capture(args []string) ([]byte, error) {
 		if len(fields) < 4 || fields[0] != "capture-pane" || fields[2] != "-t" {
 			return nil, missing(args, "fake tmux: unexpected command list "+words[3])
 		}
-		lines, ok := f.screen(fields[3])
+		lines, ok := f.screen(strings.Trim(fields[3], "'"))
 		if !ok {
-			failed = append(failed, "can't find pane: "+fields[3])
+			_, id, _ := strings.Cut(strings.Trim(fields[3], "'"), ":.")
+			failed = append(failed, "can't find pane: "+id)
 			continue
 		}
 		for _, l := range lines {
@@ -328,11 +329,13 @@ func (f *Server) capture(args []string) ([]byte, error) {
 	return []byte(out.String()), nil
 }
 
-// screen is the text of a pane, found by its id.
-func (f *Server) screen(id string) ([]string, bool) {
+// screen is the text of a pane, found by its target, $N:.%N: a pane that
+// is not in that session is not found, as with tmux.
+func (f *Server) screen(target string) ([]string, bool) {
+	session, id, _ := strings.Cut(target, ":.")
 	for _, s := range f.sessions {
 		for _, ag := range roster.All() {
-			if f.paneID(s, ag.ID) != id || f.gone[pane{s, ag.ID}] {
+			if f.sessionID(s) != session || f.paneID(s, ag.ID) != id || f.gone[pane{s, ag.ID}] {
 				continue
 			}
 			if lines, ok := f.screens[pane{s, ag.ID}]; ok {

@@ -39,11 +39,19 @@ func TestServer(t *testing.T) {
 	if n := strings.Count(string(out), "\n"); n != 12 {
 		t.Errorf("list-panes lists %d panes after one was removed, want 12", n)
 	}
-	out, err = rec.Batch(ctx, nil, []string{"if-shell", "-F", "1", "capture-pane -p -t %010 -S -5 ; display-message -p 'M 0'"},
-		[]string{"if-shell", "-F", "1", "capture-pane -p -t %033 -S -5 ; display-message -p 'M 1'"},
-		[]string{"if-shell", "-F", "1", "capture-pane -p -t %000 -S -5 ; display-message -p 'M 2'"})
+	out, err = rec.Batch(ctx, nil, []string{"if-shell", "-F", "1", "capture-pane -p -t '$0:.%010' -S -5 ; display-message -p 'M 0'"},
+		[]string{"if-shell", "-F", "1", "capture-pane -p -t '$0:.%033' -S -5 ; display-message -p 'M 1'"},
+		[]string{"if-shell", "-F", "1", "capture-pane -p -t '$0:.%000' -S -5 ; display-message -p 'M 2'"})
 	if string(out) != "hello\n\n\nM 0\nagent 00 of mas-a\n\n\nM 2\n" || !errors.As(err, &te) || te.Stderr != "can't find pane: %033" {
 		t.Errorf("capture: %q, %v", out, err)
+	}
+	f.Add("other")
+	out, err = rec.Batch(ctx, nil, []string{"if-shell", "-F", "1", "capture-pane -p -t '$1:.%000' -S -5 ; display-message -p 'M 0'"})
+	if string(out) != "" || !errors.As(err, &te) || te.Stderr != "can't find pane: %000" {
+		t.Errorf("capture of a pane through another session: %q, %v", out, err)
+	}
+	if _, err := rec.Run(ctx, nil, "kill-session", "-t", "=other"); err != nil {
+		t.Fatal(err)
 	}
 	if out, err := rec.Run(ctx, nil, "list-sessions", "-F", "#{session_name}"); string(out) != "mas-a\n" || err != nil {
 		t.Errorf("list-sessions: %q, %v", out, err)

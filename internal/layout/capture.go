@@ -20,9 +20,10 @@ const MaxCaptureLines = 2000
 var ErrLines = fmt.Errorf("the number of lines must be from 1 to %d", MaxCaptureLines)
 
 // Capture returns the last n lines of each pane's text, its history and
-// screen (trailing blank lines dropped), read by one tmux process. A pane
-// that is gone by the time tmux reaches it is absent from the map; the
-// others are read all the same.
+// screen (trailing blank lines dropped), read by one tmux process; panes
+// are pane targets (PaneInfo.Target), and the map's keys. A pane that is
+// gone by the time tmux reaches it, or is no longer in the session its
+// target names, is absent from the map; the others are read all the same.
 //
 // Each pane is read by "capture-pane" followed by a marker line that
 // "display-message" prints, both in a command list of their own (the
@@ -36,8 +37,8 @@ func Capture(ctx context.Context, c tmux.Client, panes []string, n int) (map[str
 		return nil, fmt.Errorf("%w: %d", ErrLines, n)
 	}
 	for _, p := range panes {
-		if !isPaneID(p) {
-			return nil, fmt.Errorf("capture: %q is not a tmux pane id", p)
+		if !isPaneTarget(p) {
+			return nil, fmt.Errorf("capture: %q is not a pane of a session ($N:.%%N)", p)
 		}
 	}
 	got := map[string][]string{}
@@ -48,7 +49,7 @@ func Capture(ctx context.Context, c tmux.Client, panes []string, n int) (map[str
 	cmds := make([][]string, len(panes))
 	for i, p := range panes {
 		cmds[i] = []string{"if-shell", "-F", "1",
-			fmt.Sprintf("capture-pane -p -t %s -S -%d ; display-message -p '%s'", p, n, marker(nonce, i))}
+			fmt.Sprintf("capture-pane -p -t '%s' -S -%d ; display-message -p '%s'", p, n, marker(nonce, i))}
 	}
 	out, err := c.Batch(ctx, nil, cmds...)
 	switch {
@@ -116,18 +117,13 @@ func screenText(line string) string {
 	}, line)
 }
 
-// isPaneID tells whether s is a tmux pane id, %N: the only thing Capture
-// puts in the commands it builds, so that no text can change them.
-func isPaneID(s string) bool {
-	if len(s) < 2 || s[0] != '%' {
-		return false
-	}
-	for _, c := range s[1:] {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
+// isPaneTarget tells whether s is a pane target as tmux.Pane makes it from
+// tmux ids, $N:.%N: the only thing Capture and Send put in the commands
+// they build, so that no text can change them, and tmux checks that the
+// pane is in that session.
+func isPaneTarget(s string) bool {
+	session, pane, ok := strings.Cut(s, ":.")
+	return ok && isID(session, '$') && isID(pane, '%')
 }
 
 // panesGone tells whether a tmux failure only says that panes were not

@@ -31,7 +31,7 @@ func TestCapture(t *testing.T) {
 	f.RemovePane("mas-a", "12") // gone between the listing and the capture
 	var panes []string
 	for _, id := range []string{"00", "10", "11", "12", "13"} {
-		panes = append(panes, byAgent[id].ID)
+		panes = append(panes, byAgent[id].Target())
 	}
 	before := len(rec.Calls())
 	got, err := Capture(ctx, rec, panes, 5)
@@ -63,7 +63,7 @@ func TestCaptureTextThatLooksLikeMarkers(t *testing.T) {
 	f, rec := faketmux.New()
 	ctx := context.Background()
 	f.Add("mas-a")
-	panes := []string{"%000", "%010"}
+	panes := []string{"$0:.%000", "$0:.%010"}
 	if _, err := Capture(ctx, rec, panes, 10); err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestCaptureTextThatLooksLikeMarkers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(got["%000"], text[:5]) || !slices.Equal(got["%010"], []string{"agent 10 of mas-a"}) {
+	if !slices.Equal(got[panes[0]], text[:5]) || !slices.Equal(got[panes[1]], []string{"agent 10 of mas-a"}) {
 		t.Errorf("got %q", got)
 	}
 	if second := rec.Calls()[1]; second[3] == first[3] {
@@ -91,12 +91,15 @@ func TestCaptureRefusesBadInput(t *testing.T) {
 		n     int
 		why   string
 	}{
-		{[]string{"%1"}, 0, "no lines"},
-		{[]string{"%1"}, -3, "negative"},
-		{[]string{"%1"}, MaxCaptureLines + 1, "more than the cap"},
-		{[]string{"%1 ; kill-server"}, 10, "attack: text in a pane id would be a tmux command"},
+		{[]string{"$1:.%1"}, 0, "no lines"},
+		{[]string{"$1:.%1"}, -3, "negative"},
+		{[]string{"$1:.%1"}, MaxCaptureLines + 1, "more than the cap"},
+		{[]string{"$1:.%1 ; kill-server"}, 10, "attack: text in a pane id would be a tmux command"},
+		{[]string{"$1:.%1' ; kill-server '"}, 10, "attack: a quote would end the target's quoting"},
 		{[]string{"mas-a:meta"}, 10, "a target that is not a pane id"},
-		{[]string{"%"}, 10, "no number"},
+		{[]string{"$1:.%"}, 10, "no number"},
+		{[]string{"%1"}, 10, "a bare pane id: tmux would find it in any session"},
+		{[]string{"=mas-a:.%1"}, 10, "a session by name, which another session may take"},
 	}
 	for _, tt := range tests {
 		rec := &tmux.Recorder{}
@@ -104,7 +107,7 @@ func TestCaptureRefusesBadInput(t *testing.T) {
 			t.Errorf("%s: %v with %d tmux calls; want an error and none", tt.why, err, len(rec.Calls()))
 		}
 	}
-	if _, err := Capture(context.Background(), &tmux.Recorder{}, []string{"%1"}, 0); !errors.Is(err, ErrLines) {
+	if _, err := Capture(context.Background(), &tmux.Recorder{}, []string{"$1:.%1"}, 0); !errors.Is(err, ErrLines) {
 		t.Errorf("no lines: %v, want ErrLines", err)
 	}
 }
@@ -124,7 +127,7 @@ func TestCaptureFailures(t *testing.T) {
 		rec := &tmux.Recorder{Respond: func(args []string) ([]byte, error) {
 			return nil, &tmux.Error{Args: args, ExitCode: 1, Stderr: tt.stderr}
 		}}
-		got, err := Capture(context.Background(), rec, []string{"%1", "%2"}, 10)
+		got, err := Capture(context.Background(), rec, []string{"$1:.%1", "$1:.%2"}, 10)
 		if tt.ok && (err != nil || len(got) != 0 || got == nil) || !tt.ok && err == nil {
 			t.Errorf("%s: %q, %v", tt.why, got, err)
 		}
@@ -157,7 +160,8 @@ func mustSnapshot(t *testing.T, c tmux.Client) []PaneInfo {
 
 // TestCaptureRealTmux runs the capture against tmux: a pane that prints
 // tmux syntax and lines like markers, a pane closed after the listing,
-// and the pane after it.
+// the pane after it, and a pane of another session named through this
+// one's id.
 func TestCaptureRealTmux(t *testing.T) {
 	r := tmuxtest.Server(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -166,18 +170,20 @@ func TestCaptureRealTmux(t *testing.T) {
 	script := func(name, text string) []string {
 		return []string{"--", "sh", "-c", `printf '%s' "$1"; tmux wait-for -S "$2"; exec sleep 600`, "sh", text, name}
 	}
+	const target = "#{session_id}:.#{pane_id}"
 	cmds := [][]string{
-		append([]string{"new-session", "-d", "-s", "cap", "-x", "80", "-y", "10", "-P", "-F", "#{pane_id}"},
+		append([]string{"new-session", "-d", "-s", "cap", "-x", "80", "-y", "10", "-P", "-F", target},
 			script("a", "one\ntwo\n'; kill-server ;\n#{pane_id} %1\n")...),
-		append([]string{"split-window", "-t", "=cap:", "-P", "-F", "#{pane_id}"}, script("b", "gone\n")...),
-		append([]string{"split-window", "-t", "=cap:", "-P", "-F", "#{pane_id}"}, script("c", seq(1, 25))...),
+		append([]string{"split-window", "-t", "=cap:", "-P", "-F", target}, script("b", "gone\n")...),
+		append([]string{"split-window", "-t", "=cap:", "-P", "-F", target}, script("c", seq(1, 25))...),
+		append([]string{"new-session", "-d", "-s", "other", "-x", "80", "-y", "10", "-P", "-F", target}, script("d", "secret\n")...),
 	}
 	out, err := r.Batch(ctx, nil, cmds...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	panes := strings.Fields(string(out))
-	for _, ch := range []string{"a", "b", "c"} {
+	for _, ch := range []string{"a", "b", "c", "d"} {
 		if _, err := r.Run(ctx, nil, "wait-for", ch); err != nil {
 			t.Fatal(err)
 		}
@@ -185,7 +191,10 @@ func TestCaptureRealTmux(t *testing.T) {
 	if _, err := r.Run(ctx, nil, "kill-pane", "-t", panes[1]); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Capture(ctx, r, panes, 4)
+	session, _, _ := strings.Cut(panes[0], ":.")
+	_, otherPane, _ := strings.Cut(panes[3], ":.")
+	foreign := tmux.Pane(session, otherPane)
+	got, err := Capture(ctx, r, []string{panes[0], panes[1], panes[2], foreign}, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +203,7 @@ func TestCaptureRealTmux(t *testing.T) {
 		panes[2]: {"line 22", "line 23", "line 24", "line 25"},
 	}
 	if len(got) != 2 || !slices.Equal(got[panes[0]], want[panes[0]]) || !slices.Equal(got[panes[2]], want[panes[2]]) {
-		t.Errorf("got %q, want %q", got, want)
+		t.Errorf("got %q, want %q; never the pane of another session (%s)", got, want, foreign)
 	}
 	if ok, _ := Exists(ctx, r, "cap"); !ok {
 		t.Error("the session is gone: a pane's text ran as a command")

@@ -2,6 +2,7 @@ package layout
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -30,40 +31,67 @@ type PaneInfo struct {
 	Path        string    // session_path: the session's start directory
 }
 
-var snapshotFormat = strings.Join([]string{
+// snapshotFields are the fields of a pane that Snapshot reads.
+var snapshotFields = []string{
 	"#{session_id}", "#{session_name}", "#{window_name}", "#{window_index}", "#{pane_index}", "#{pane_id}",
 	"#{" + AgentOption + "}", "#{pane_current_command}", "#{pane_dead}", "#{session_created}", "#{pane_pid}",
-	ownerFormat, "#{session_path}", // the path last: it may hold a tab
-}, "\t")
+	"#{" + RootOption + "}", "#{" + ModeOption + "}", "#{" + IDOption + "}", "#{session_path}",
+}
 
 // Snapshot lists every pane of every session on the server in one tmux
-// call; no server running means no panes.
+// call; no server running means no panes. No value a program, a title, a
+// path or an option holds can make up a pane (see listing), and a pane
+// whose ids and numbers are not tmux's fails the whole listing.
 func Snapshot(ctx context.Context, c tmux.Client) ([]PaneInfo, error) {
-	out, err := c.Run(ctx, nil, "list-panes", "-a", "-F", snapshotFormat)
+	records, err := listing(ctx, c, []string{"list-panes", "-a"}, snapshotFields...)
 	if err != nil {
 		if isMissing(err) {
 			return nil, nil
 		}
 		return nil, err
 	}
-	var panes []PaneInfo
-	for _, line := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
-		f := strings.Split(line, "\t")
-		if len(f) < 15 {
-			continue
+	panes := make([]PaneInfo, 0, len(records))
+	for _, f := range records {
+		p, err := parsePane(f)
+		if err != nil {
+			return nil, fmt.Errorf("tmux list-panes: %w", err)
 		}
-		wi, _ := strconv.Atoi(f[3])
-		pi, _ := strconv.Atoi(f[4])
-		created, _ := strconv.ParseInt(f[9], 10, 64)
-		pid, _ := strconv.Atoi(f[10])
-		panes = append(panes, PaneInfo{
-			SessionID: f[0], Session: f[1], Window: f[2], WindowIndex: wi, PaneIndex: pi, ID: f[5],
-			Agent: f[6], Command: f[7], Dead: f[8] == "1", Created: time.Unix(created, 0), PID: pid,
-			Owner: parseOwner(f[11:14]), Path: strings.Join(f[14:], "\t"),
-		})
+		panes = append(panes, p)
 	}
 	return panes, nil
 }
+
+// parsePane reads the fields of one pane, in the order of snapshotFields.
+func parsePane(f []string) (PaneInfo, error) {
+	if !isID(f[0], '$') {
+		return PaneInfo{}, fmt.Errorf("session id %q is not a tmux id", f[0])
+	}
+	if !isID(f[5], '%') {
+		return PaneInfo{}, fmt.Errorf("pane id %q is not a tmux id", f[5])
+	}
+	if f[8] != "0" && f[8] != "1" {
+		return PaneInfo{}, fmt.Errorf("pane %s: pane_dead %q is neither 0 nor 1", f[5], f[8])
+	}
+	var n [4]int64
+	for i, field := range []struct{ value, name string }{
+		{f[3], "window index"}, {f[4], "pane index"}, {f[9], "session_created"}, {f[10], "pane_pid"},
+	} {
+		v, err := number(field.value, field.name)
+		if err != nil {
+			return PaneInfo{}, fmt.Errorf("pane %s: %w", f[5], err)
+		}
+		n[i] = v
+	}
+	return PaneInfo{
+		SessionID: f[0], Session: f[1], Window: f[2], WindowIndex: int(n[0]), PaneIndex: int(n[1]), ID: f[5],
+		Agent: f[6], Command: f[7], Dead: f[8] == "1", Created: time.Unix(n[2], 0), PID: int(n[3]),
+		Owner: parseOwner(f[11:14]), Path: f[14],
+	}, nil
+}
+
+// Target is the pane's tmux target, which tmux resolves only while the
+// pane is in its session (tmux.Pane): what Send and Capture take.
+func (p PaneInfo) Target() string { return tmux.Pane(p.SessionID, p.ID) }
 
 // SessionNames returns the names of the sessions in a snapshot.
 func SessionNames(panes []PaneInfo) map[string]bool {

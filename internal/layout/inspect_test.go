@@ -3,11 +3,15 @@ package layout
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"mas/internal/faketmux"
+	"mas/internal/tmuxtest"
 	"mas/tmux"
 )
 
@@ -87,16 +91,21 @@ func TestSessionsAndExists(t *testing.T) {
 		t.Error("Exists: a real failure was taken for a missing session")
 	}
 	answers := map[string]struct {
-		out []byte
+		out [][]string
 		err error
 	}{
-		"list":     {[]byte("$0\t1700000000\t\t\t\tmas-a\n$1\t1700000000\t\t\t\tother\n"), nil},
+		"list":     {[][]string{{"$0", "1700000000", "", "", "", "mas-a"}, {"$1", "1700000000", "", "", "", "other"}}, nil},
 		"none":     {nil, &tmux.Error{ExitCode: 1, Stderr: "no server running on /tmp/tmux-0/default"}},
 		"failure":  {nil, &tmux.Error{ExitCode: 1, Stderr: "permission denied"}},
 		"notfound": {nil, tmux.ErrNotFound},
 	}
 	for name, a := range answers {
-		r := &tmux.Recorder{Respond: func([]string) ([]byte, error) { return a.out, a.err }}
+		r := &tmux.Recorder{Respond: func(args []string) ([]byte, error) {
+			if a.err != nil {
+				return nil, a.err
+			}
+			return listed(args, a.out...), nil
+		}}
 		refs, err := ListSessions(ctx, r)
 		got := RefNames(refs)
 		switch name {
@@ -117,16 +126,17 @@ func TestSessionsAndExists(t *testing.T) {
 }
 
 func TestListSessions(t *testing.T) {
-	rec := &tmux.Recorder{Respond: func([]string) ([]byte, error) {
-		return []byte("$3\t1700000000\t\"/r\"\t\"isolated\"\t\"x\"\tmas-a\n$7\t1700000001\t\t\t\tname\twith a tab\n"), nil
+	rec := &tmux.Recorder{Respond: func(args []string) ([]byte, error) {
+		return listed(args, []string{"$3", "1700000000", `"/r"`, `"isolated"`, `"x"`, "mas-a"},
+			[]string{"$7", "1700000001", "", "", "", "name\twith a tab"}), nil
 	}}
 	got, err := ListSessions(context.Background(), rec)
 	if err != nil || len(got) != 2 || got[0] != (Ref{"$3", "mas-a", got[0].Created, Owner{"/r", "isolated", "x"}}) ||
 		got[0].Created.Unix() != 1700000000 || got[1].Name != "name\twith a tab" || got[1].Owner.Marked() {
 		t.Errorf("ListSessions = %+v, %v", got, err)
 	}
-	if want := []string{"list-sessions", "-F", "#{session_id}\t#{session_created}\t#{@mas_root}\t#{@mas_session_mode}\t#{@mas_session_id}\t#{session_name}"}; !slices.Equal(rec.Calls()[0], want) {
-		t.Errorf("argv %q, want %q", rec.Calls()[0], want)
+	if call := rec.Calls()[0]; len(call) != 3 || call[0] != "list-sessions" || call[1] != "-F" {
+		t.Errorf("argv %q, want list-sessions -F FORMAT", call)
 	}
 	none := &tmux.Recorder{Respond: func(args []string) ([]byte, error) {
 		return nil, &tmux.Error{Args: args, ExitCode: 1, Stderr: "no server running on /tmp/x"}
@@ -136,17 +146,127 @@ func TestListSessions(t *testing.T) {
 	}
 }
 
+// TestListingsRefuseWhatTmuxDoesNotPrint: a record whose ids or numbers
+// are not tmux's, or output of another shape than the format's, fails the
+// whole listing, never read in part.
+func TestListingsRefuseWhatTmuxDoesNotPrint(t *testing.T) {
+	pane := []string{"$1", "mas-a", "meta", "0", "0", "%3", "00", "claude", "0", "1700000000", "42", "", "", "", "/w"}
+	with := func(i int, v string) []string {
+		p := slices.Clone(pane)
+		p[i] = v
+		return p
+	}
+	tests := []struct {
+		out func(args []string) []byte
+		ok  bool
+		why string
+	}{
+		{func(a []string) []byte { return listed(a, pane) }, true, "a pane as tmux lists it"},
+		{func(a []string) []byte { return listed(a, with(7, "x\n$1\tmas-a\tmeta\t0\t0\t%0\t00")) }, true, "issue 24: a program's argv[0] with tabs and newlines is its name, never a pane"},
+		{func(a []string) []byte { return listed(a, with(0, "$x")) }, false, "a session id that is not $N"},
+		{func(a []string) []byte { return listed(a, with(5, "%3 ; kill-server")) }, false, "a pane id that is not %N"},
+		{func(a []string) []byte { return listed(a, with(3, "")) }, false, "no window index"},
+		{func(a []string) []byte { return listed(a, with(8, "yes")) }, false, "pane_dead neither 0 nor 1"},
+		{func(a []string) []byte { return listed(a, with(10, "-")) }, false, "no pane pid"},
+		{func(a []string) []byte { return listed(a, pane[:14]) }, false, "a field short"},
+		{func(a []string) []byte { return append(listed(a, pane), "$2\tmas-b\n"...) }, false, "a line that no format printed"},
+		{func(a []string) []byte { return []byte(strings.Join(pane, "\t") + "\n") }, false, "tab-separated, without this call's word"},
+	}
+	for _, tt := range tests {
+		rec := &tmux.Recorder{Respond: func(args []string) ([]byte, error) { return tt.out(args), nil }}
+		panes, err := Snapshot(context.Background(), rec)
+		if tt.ok && (err != nil || len(panes) != 1 || panes[0].ID != "%3" || panes[0].Session != "mas-a") ||
+			!tt.ok && (err == nil || panes != nil) {
+			t.Errorf("%s: %+v, %v", tt.why, panes, err)
+		}
+	}
+	bad := &tmux.Recorder{Respond: func(args []string) ([]byte, error) {
+		return listed(args, []string{"$1", "soon", "", "", "", "mas-a"}), nil
+	}}
+	if refs, err := ListSessions(context.Background(), bad); err == nil || refs != nil {
+		t.Errorf("list-sessions with a creation time that is no number: %+v, %v", refs, err)
+	}
+}
+
+// listed is what tmux prints for records of a listing whose -F format
+// frames each field with a word (listing): the word is the format's
+// start, up to its first "#{".
+func listed(args []string, records ...[]string) []byte {
+	format := args[slices.Index(args, "-F")+1]
+	word := format[:strings.Index(format, "#{")]
+	var b strings.Builder
+	for _, r := range records {
+		b.WriteString(word + strings.Join(r, word) + word + "\n")
+	}
+	return []byte(b.String())
+}
+
+// TestListingsOnTmux (issue 24): what tmux prints as it is, a program's
+// argv[0], a session's directory and user options, may hold newlines and
+// tabs that spell out a pane or a session of their own; Snapshot and
+// ListSessions list the server's real ones, each value whole.
+func TestListingsOnTmux(t *testing.T) {
+	r := tmuxtest.Server(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	// A line of each listing as mas read them, tab-separated.
+	fakePane := "x\n$0\tmas-a\tmeta\t0\t0\t%0\t00\tclaude\t0\t1700000000\t1\t\t\t\t/"
+	fakeSession := "\n$0\t1700000000\t\t\t\tmas-a"
+	dir := filepath.Join(t.TempDir(), "d"+fakePane)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, err := r.Batch(ctx, nil,
+		[]string{"new-session", "-d", "-s", "mas-a", "-P", "-F", "#{pane_id}", "--", "sleep", "600"},
+		[]string{"new-session", "-d", "-s", "zzz", "-c", dir, "--", "bash", "-c", `exec -a "$1" sleep 600`, "bash", fakePane},
+		[]string{"set-option", "-t", "=zzz:", RootOption, fakeSession},
+		[]string{"set-option", "-p", "-t", "=zzz:", AgentOption, fakePane})
+	if err != nil {
+		t.Fatal(err)
+	}
+	real := strings.TrimSpace(string(out))
+	waitUntil(t, "the forger's name in its pane", func() bool {
+		cmd, err := r.Run(ctx, nil, "display-message", "-p", "-t", "=zzz:", "#{pane_current_command}")
+		return err == nil && strings.HasPrefix(string(cmd), "x\n")
+	})
+	panes, err := Snapshot(ctx, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := Of(panes, "mas-a"); len(panes) != 2 || len(a) != 1 || a[0].ID != real {
+		t.Fatalf("panes %+v; want mas-a's pane %s and zzz's", panes, real)
+	}
+	zzz := Of(panes, "zzz")[0]
+	if zzz.Command != fakePane || zzz.Agent != fakePane || zzz.Owner.Root != fakeSession || !SamePath(zzz.Path, dir) {
+		t.Errorf("zzz's values were not read whole: %+v", zzz)
+	}
+	refs, err := ListSessions(ctx, r)
+	if err != nil || len(refs) != 2 || refs[1].Name != "zzz" || refs[1].Owner.Root != fakeSession {
+		t.Errorf("sessions %+v, %v; want mas-a and zzz", refs, err)
+	}
+}
+
+// waitUntil polls done until it holds, for at most a minute.
+func waitUntil(t *testing.T, what string, done func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); !done(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited a minute for %s", what)
+		}
+	}
+}
+
 // TestSendFallsBackPaneByPane: when the one call for every pane fails,
 // each pane is tried on its own, so that the count is exact.
 func TestSendFallsBackPaneByPane(t *testing.T) {
 	rec := &tmux.Recorder{Respond: func(args []string) ([]byte, error) {
 		joined := strings.Join(args, " ")
-		if strings.Contains(joined, "-t %2") {
+		if strings.Contains(joined, "-t $1:.%2") {
 			return nil, &tmux.Error{Args: args, ExitCode: 1, Stderr: "can't find pane: %2"}
 		}
 		return nil, nil
 	}}
-	n, err := Send(context.Background(), rec, []string{"%1", "%2", "%3"}, "hi", true)
+	n, err := Send(context.Background(), rec, []string{"$1:.%1", "$1:.%2", "$1:.%3"}, "hi", true)
 	if n != 2 || err == nil || !strings.Contains(err.Error(), "can't find pane: %2") {
 		t.Errorf("sent %d, %v; want 2 and the failure of %%2", n, err)
 	}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -226,26 +225,31 @@ type Ref struct {
 	Owner   Owner
 }
 
-// refFormat ends with the name, which may hold a tab.
-const refFormat = "#{session_id}\t#{session_created}\t" + ownerFormat + "\t#{session_name}"
+// refFields are the fields of a session that ListSessions reads.
+var refFields = []string{"#{session_id}", "#{session_created}",
+	"#{" + RootOption + "}", "#{" + ModeOption + "}", "#{" + IDOption + "}", "#{session_name}"}
 
 // ListSessions lists the sessions of the server in one tmux call; no
-// server running means none.
+// server running means none. No value an option holds can make up a
+// session (see listing), and one whose id or creation time is not tmux's
+// fails the whole listing.
 func ListSessions(ctx context.Context, c tmux.Client) ([]Ref, error) {
-	out, err := c.Run(ctx, nil, "list-sessions", "-F", refFormat)
+	records, err := listing(ctx, c, []string{"list-sessions"}, refFields...)
 	if err != nil {
 		if isMissing(err) {
 			return nil, nil
 		}
 		return nil, err
 	}
-	var refs []Ref
-	for _, line := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
-		f := strings.SplitN(line, "\t", 6)
-		if len(f) < 6 {
-			continue
+	refs := make([]Ref, 0, len(records))
+	for _, f := range records {
+		if !isID(f[0], '$') {
+			return nil, fmt.Errorf("tmux list-sessions: session id %q is not a tmux id", f[0])
 		}
-		created, _ := strconv.ParseInt(f[1], 10, 64)
+		created, err := number(f[1], "session_created")
+		if err != nil {
+			return nil, fmt.Errorf("tmux list-sessions: session %s: %w", f[0], err)
+		}
 		refs = append(refs, Ref{ID: f[0], Name: f[5], Created: time.Unix(created, 0), Owner: parseOwner(f[2:5])})
 	}
 	return refs, nil

@@ -92,18 +92,16 @@ func (o Owner) Options() [][2]string {
 	return opts
 }
 
-// ownerFormat reads the owner in a tab-separated format, for parseOwner.
-const ownerFormat = "#{" + RootOption + "}\t#{" + ModeOption + "}\t#{" + IDOption + "}"
-
-// parseOwner reads the three fields of ownerFormat.
+// parseOwner reads the three fields that hold RootOption, ModeOption and
+// IDOption, in this order.
 func parseOwner(f []string) Owner {
 	return Owner{Root: unquoteOption(f[0]), Mode: unquoteOption(f[1]), ID: unquoteOption(f[2])}
 }
 
 // quoteOption writes a value as a Go string literal in ASCII: tmux prints
-// a format's values as they are, and a root may hold a tab or a newline,
-// which would split the tab-separated lines that carry it, or bytes that
-// tmux replaces for a client it takes to be no UTF-8 one.
+// a format's values as they are, and a root may hold bytes that tmux
+// replaces for a client it takes to be no UTF-8 one (and a tab or a
+// newline, which no listing splits by, see listing).
 func quoteOption(v string) string { return strconv.QuoteToASCII(v) }
 
 // unquoteOption reads a value quoteOption wrote; one it did not write (set

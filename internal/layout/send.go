@@ -56,13 +56,20 @@ func CheckText(text string) error {
 // Send types text into each pane exactly as given, through a named paste
 // buffer (so that key names, a leading "-", a final ";" and newlines are
 // text, never keys or options), and presses Enter afterwards when enter is
-// set. Text that CheckText refuses reaches no pane. All panes are served
+// set. Text that CheckText refuses reaches no pane. panes are pane targets
+// (PaneInfo.Target), so that tmux types only into a pane that is in the
+// session its target names. All panes are served
 // by one tmux call; if that fails, each pane is tried on its own so that
 // the count of panes reached is exact. It returns how many panes got the
 // text.
 func Send(ctx context.Context, c tmux.Client, panes []string, text string, enter bool) (int, error) {
 	if err := CheckText(text); err != nil {
 		return 0, err
+	}
+	for _, p := range panes {
+		if !isPaneTarget(p) {
+			return 0, fmt.Errorf("send: %q is not a pane of a session ($N:.%%N)", p)
+		}
 	}
 	if len(panes) == 0 {
 		return 0, nil

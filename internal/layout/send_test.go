@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 
+	"mas/internal/tmuxtest"
 	"mas/tmux"
 )
 
@@ -39,7 +42,7 @@ func TestSendRefusesUntypableText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		rec := &tmux.Recorder{}
-		n, err := Send(context.Background(), rec, []string{"%1", "%2"}, tt.text, true)
+		n, err := Send(context.Background(), rec, []string{"$1:.%1", "$1:.%2"}, tt.text, true)
 		calls := rec.Calls()
 		switch {
 		case tt.ok && (err != nil || n != 2 || len(calls) != 1):
@@ -50,6 +53,37 @@ func TestSendRefusesUntypableText(t *testing.T) {
 		if err := CheckText(tt.text); (err == nil) != tt.ok {
 			t.Errorf("CheckText(%q) = %v (%s)", tt.text, err, tt.why)
 		}
+	}
+}
+
+// TestSendOnTmuxOnlyIntoTheSession: a pane target names its session, and
+// tmux types nothing into a pane of another session, whatever its id.
+func TestSendOnTmuxOnlyIntoTheSession(t *testing.T) {
+	r := tmuxtest.Server(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	const target = "#{session_id}:.#{pane_id}"
+	out, err := r.Batch(ctx, nil, []string{"new-session", "-d", "-s", "a", "-P", "-F", target, "--", "cat"},
+		[]string{"new-session", "-d", "-s", "b", "-P", "-F", target, "--", "cat"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	panes := strings.Fields(string(out))
+	a, _, _ := strings.Cut(panes[0], ":.")
+	_, b, _ := strings.Cut(panes[1], ":.")
+	if n, err := Send(ctx, r, []string{tmux.Pane(a, b)}, "typed through a", true); n != 0 || err == nil || !strings.Contains(err.Error(), "can't find pane") {
+		t.Errorf("send to b's pane through a: %d, %v; want tmux's refusal", n, err)
+	}
+	if n, err := Send(ctx, r, []string{panes[1]}, "b's own", true); n != 1 || err != nil {
+		t.Fatalf("send to b's pane: %d, %v", n, err)
+	}
+	var screen []byte
+	waitUntil(t, "b's own text on its screen", func() bool {
+		screen, err = r.Run(ctx, nil, "capture-pane", "-p", "-t", panes[1])
+		return err == nil && strings.Contains(string(screen), "b's own")
+	})
+	if strings.Contains(string(screen), "typed through a") {
+		t.Errorf("b's pane got the text sent through a: %q", screen)
 	}
 }
 
