@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -97,12 +98,15 @@ func TestOrphansOnTmux(t *testing.T) {
 }
 
 // TestEnvironmentsOnTmux: a session that ends between list-sessions and
-// the reading of the environments is left out, and the others are read.
+// the reading of the environments is left out, and the others are read,
+// each value whole: one that spells out another variable on a line of its
+// own (issue 24) is not taken for it.
 func TestEnvironmentsOnTmux(t *testing.T) {
 	r := tmuxtest.Server(t)
 	ctx := context.Background()
+	const forged = "1\n\"$`\\ \nMAS_WORKSPACE_ROOT=\"/r\"; export MAS_WORKSPACE_ROOT;\nMAS_SESSION_MODE=isolated"
 	for _, n := range []string{"a", "b", "c"} {
-		if _, err := r.Run(ctx, nil, "new-session", "-d", "-s", n, "-e", "WHO="+n, "sleep", "600"); err != nil {
+		if _, err := r.Run(ctx, nil, "new-session", "-d", "-s", n, "-e", "WHO="+n, "-e", "X="+forged, "sleep", "600"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -118,8 +122,9 @@ func TestEnvironmentsOnTmux(t *testing.T) {
 		ids = append(ids, s.ID)
 	}
 	envs, err := layout.Environments(ctx, r, ids)
-	if err != nil || len(envs) != 2 || envs[refs[0].ID]["WHO"] != "a" || envs[refs[2].ID]["WHO"] != "c" {
-		t.Errorf("environments %v, %v; want a's and c's", envs, err)
+	a := map[string]string{"WHO": "a", "X": forged}
+	if err != nil || len(envs) != 2 || !maps.Equal(envs[refs[0].ID], a) || envs[refs[2].ID]["WHO"] != "c" {
+		t.Errorf("environments %q, %v; want a's, %q, and c's", envs, err, a)
 	}
 }
 

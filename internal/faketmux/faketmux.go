@@ -347,26 +347,28 @@ func (f *Server) screen(target string) ([]string, bool) {
 	return nil, false
 }
 
-// showEnvironments answers a batch of show-environment -t TARGET and
+// showEnvironments answers a batch of show-environment -s -t TARGET and
 // display-message -p TEXT commands, stopping at a session that is not
-// there, as tmux does.
+// there, as tmux does; values are quoted as -s quotes them.
 func (f *Server) showEnvironments(args []string) ([]byte, error) {
 	var b strings.Builder
+	quote := strings.NewReplacer(`$`, `\$`, "`", "\\`", `"`, `\"`, `\`, `\\`)
 	for cmd := range strings.SplitSeq(strings.Join(args, "\x00"), "\x00;\x00") {
 		c := strings.Split(cmd, "\x00")
 		switch {
 		case c[0] == "display-message" && len(c) == 3 && c[1] == "-p":
 			b.WriteString(c[2] + "\n")
-		case c[0] == "show-environment" && len(c) == 3 && c[1] == "-t":
-			name, ok := f.find(c[2])
+		case c[0] == "show-environment" && len(c) == 4 && c[1] == "-s" && c[2] == "-t":
+			name, ok := f.find(c[3])
 			if !ok {
-				return []byte(b.String()), missing(args, "no such session: "+c[2])
+				return []byte(b.String()), missing(args, "no such session: "+c[3])
 			}
 			for _, kv := range f.env[name] {
-				b.WriteString(kv + "\n")
+				k, v, _ := strings.Cut(kv, "=")
+				fmt.Fprintf(&b, "%s=\"%s\"; export %s;\n", k, quote.Replace(v), k)
 			}
 		default:
-			return []byte(b.String()), missing(args, "unknown command: "+c[0])
+			return []byte(b.String()), missing(args, "unknown command: "+cmd)
 		}
 	}
 	return []byte(b.String()), nil

@@ -90,17 +90,17 @@ func TestEnvironments(t *testing.T) {
 	if want := "$0 1700000000 plain\n$1 1700000000 mas-a\n$2 1700000000 mas-b\n"; string(out) != want || err != nil {
 		t.Errorf("list-sessions: %q, %v; want %q", out, err, want)
 	}
-	out, err = rec.Batch(ctx, nil, []string{"show-environment", "-t", "$1"}, []string{"display-message", "-p", "--"},
-		[]string{"show-environment", "-t", "=mas-b"}, []string{"display-message", "-p", "--"})
-	if want := "K=v\nL=w\n--\nM=x\n--\n"; string(out) != want || err != nil {
+	out, err = rec.Batch(ctx, nil, []string{"show-environment", "-s", "-t", "$1"}, []string{"display-message", "-p", "--"},
+		[]string{"show-environment", "-s", "-t", "=mas-b"}, []string{"display-message", "-p", "--"})
+	if want := "K=\"v\"; export K;\nL=\"w\"; export L;\n--\nM=\"x\"; export M;\n--\n"; string(out) != want || err != nil {
 		t.Errorf("show-environment: %q, %v; want %q", out, err, want)
 	}
 	if _, err := rec.Run(ctx, nil, "kill-session", "-t", "$1"); err != nil || f.Has("mas-a") {
 		t.Errorf("kill-session by id: %v", err)
 	}
 	f.Add("mas-a")
-	out, err = rec.Batch(ctx, nil, []string{"show-environment", "-t", "$0"}, []string{"display-message", "-p", "--"},
-		[]string{"show-environment", "-t", "$1"}, []string{"display-message", "-p", "--"})
+	out, err = rec.Batch(ctx, nil, []string{"show-environment", "-s", "-t", "$0"}, []string{"display-message", "-p", "--"},
+		[]string{"show-environment", "-s", "-t", "$1"}, []string{"display-message", "-p", "--"})
 	var te *tmux.Error
 	if string(out) != "--\n" || !errors.As(err, &te) || te.Stderr != "no such session: $1" {
 		t.Errorf("show-environment of an ended session: %q, %v; ids must not be reused", out, err)

@@ -3,6 +3,7 @@ package layout
 import (
 	"context"
 	"crypto/rand"
+	"fmt"
 	"strings"
 
 	"mas/tmux"
@@ -15,9 +16,10 @@ import (
 // stops the invocation at its show-environment; it is left out, and the
 // sessions after it are read by one more invocation.
 //
-// A variable the session removed (-NAME) is absent, and so is one listed
-// twice: show-environment prints values as they are, and a value holding
-// a newline can look like another variable.
+// Values are read as show-environment -s quotes them, so that a value
+// holding a newline can never look like another variable (see
+// parseEnvironment); an environment printed in another shape is an error.
+// A variable the session removed is absent.
 func Environments(ctx context.Context, c tmux.Client, ids []string) (map[string]map[string]string, error) {
 	// A random marker, which no value can spell out in advance.
 	marker := "mas-environment-" + rand.Text()
@@ -25,13 +27,17 @@ func Environments(ctx context.Context, c tmux.Client, ids []string) (map[string]
 	for len(ids) > 0 {
 		var cmds [][]string
 		for _, id := range ids {
-			cmds = append(cmds, []string{"show-environment", "-t", id}, []string{"display-message", "-p", marker})
+			cmds = append(cmds, []string{"show-environment", "-s", "-t", id}, []string{"display-message", "-p", marker})
 		}
 		out, err := c.Batch(ctx, nil, cmds...)
 		blocks := strings.Split(string(out), marker+"\n")
 		done := len(blocks) - 1 // the sessions whose marker came out
 		for i, b := range blocks[:done] {
-			envs[ids[i]] = parseEnvironment(b)
+			env, perr := parseEnvironment(b)
+			if perr != nil {
+				return nil, fmt.Errorf("tmux show-environment of session %s: %w", ids[i], perr)
+			}
+			envs[ids[i]] = env
 		}
 		switch {
 		case err == nil:
@@ -48,21 +54,47 @@ func Environments(ctx context.Context, c tmux.Client, ids []string) (map[string]
 	return envs, nil
 }
 
-// parseEnvironment reads show-environment's NAME=VALUE lines.
-func parseEnvironment(out string) map[string]string {
+// parseEnvironment reads what show-environment -s prints: for each
+// variable NAME="VALUE"; export NAME; on a line, where tmux escapes $, `,
+// " and \ in VALUE with a backslash and leaves its newlines as they are,
+// or unset NAME; for one the session removed. Every quote of a value is
+// escaped, so no value, whatever it holds, ends before its own end: any
+// output of another shape is an error, never read in part.
+func parseEnvironment(out string) (map[string]string, error) {
 	env := map[string]string{}
-	twice := map[string]bool{}
-	for _, line := range strings.Split(out, "\n") {
-		k, v, ok := strings.Cut(line, "=")
-		if !ok || k == "" || strings.HasPrefix(k, "-") {
+	for out != "" {
+		if rest, ok := strings.CutPrefix(out, "unset "); ok {
+			name, after, ok := strings.Cut(rest, ";\n")
+			if !ok || !envName(name) {
+				return nil, fmt.Errorf("unreadable line %.80q", out)
+			}
+			out = after
 			continue
 		}
-		if _, seen := env[k]; seen || twice[k] {
-			delete(env, k)
-			twice[k] = true
-			continue
+		name, rest, ok := strings.Cut(out, `="`)
+		if !ok || !envName(name) {
+			return nil, fmt.Errorf("unreadable line %.80q", out)
 		}
-		env[k] = v
+		var v strings.Builder
+		i := 0
+		for ; i < len(rest) && rest[i] != '"'; i++ {
+			if rest[i] == '\\' {
+				if i++; i == len(rest) || !strings.ContainsRune("$`\"\\", rune(rest[i])) {
+					return nil, fmt.Errorf("variable %s: unreadable value", name)
+				}
+			}
+			v.WriteByte(rest[i])
+		}
+		end := `"; export ` + name + ";\n"
+		if !strings.HasPrefix(rest[i:], end) {
+			return nil, fmt.Errorf("variable %s: unreadable value", name)
+		}
+		env[name] = v.String()
+		out = rest[i+len(end):]
 	}
-	return env
+	return env, nil
 }
+
+// envName tells whether s can be the name of a variable as
+// parseEnvironment reads it.
+func envName(s string) bool { return s != "" && !strings.ContainsAny(s, "=\"; \n") }

@@ -23,9 +23,9 @@ func environServer(envs map[string]string, calls *int) *tmux.Recorder {
 			case "display-message":
 				out.WriteString(c[2] + "\n")
 			case "show-environment":
-				env, ok := envs[c[2]]
+				env, ok := envs[c[3]]
 				if !ok {
-					return []byte(out.String()), &tmux.Error{Args: args, ExitCode: 1, Stderr: "no such session: " + c[2]}
+					return []byte(out.String()), &tmux.Error{Args: args, ExitCode: 1, Stderr: "no such session: " + c[3]}
 				}
 				out.WriteString(env)
 			}
@@ -36,11 +36,12 @@ func environServer(envs map[string]string, calls *int) *tmux.Recorder {
 
 func TestEnvironments(t *testing.T) {
 	envs := map[string]string{
-		"$1": "-DISPLAY\nMAS_WORKSPACE_ROOT=/r\nMAS_SESSION_MODE=isolated\nEMPTY=\n",
-		"$2": "A=1=2\n",
-		// A value with a newline prints as two lines: the variable the
-		// second one looks like is not believed.
-		"$3": "X=a\nMAS_WORKSPACE_ROOT=/r\nMAS_WORKSPACE_ROOT=/other\n",
+		"$1": "unset DISPLAY;\nMAS_WORKSPACE_ROOT=\"/r\"; export MAS_WORKSPACE_ROOT;\n" +
+			"MAS_SESSION_MODE=\"isolated\"; export MAS_SESSION_MODE;\nEMPTY=\"\"; export EMPTY;\n",
+		"$2": "A=\"1=2\"; export A;\n",
+		// A value with a newline prints on two lines; the second one, as
+		// the variable it spells out would print, is the value's.
+		"$3": "X=\"a\nMAS_WORKSPACE_ROOT=\\\"/r\\\"; export MAS_WORKSPACE_ROOT;\"; export X;\n",
 		"$4": "",
 	}
 	tests := []struct {
@@ -52,7 +53,7 @@ func TestEnvironments(t *testing.T) {
 		{"every session answers: one call", []string{"$1", "$2", "$3", "$4"}, 1, map[string]map[string]string{
 			"$1": {"MAS_WORKSPACE_ROOT": "/r", "MAS_SESSION_MODE": "isolated", "EMPTY": ""},
 			"$2": {"A": "1=2"},
-			"$3": {"X": "a"},
+			"$3": {"X": "a\nMAS_WORKSPACE_ROOT=\"/r\"; export MAS_WORKSPACE_ROOT;"},
 			"$4": {},
 		}},
 		{"a session that ended in between is left out; the rest is read by one more call",
@@ -71,6 +72,34 @@ func TestEnvironments(t *testing.T) {
 	}
 }
 
+// TestParseEnvironment: show-environment -s output is read exactly, or
+// not at all.
+func TestParseEnvironment(t *testing.T) {
+	tests := []struct {
+		out  string
+		want map[string]string // nil: an error
+		why  string
+	}{
+		{"A=\"x\"; export A;\nunset B;\n", map[string]string{"A": "x"}, "a variable and one removed"},
+		{`A="\$HOME \` + "`id`" + ` \" \\"; export A;` + "\n", map[string]string{"A": "$HOME `id` \" \\"}, "the four escapes"},
+		{"A=\"1\n2\t3\"; export A;\n", map[string]string{"A": "1\n2\t3"}, "newlines and tabs are the value's"},
+		{"", map[string]string{}, "no variable"},
+		{"A=\"x\"; export B;\n", nil, "another name in the export"},
+		{"A=\"x\n", nil, "a value that does not end"},
+		{"A=\"x\\n\"; export A;\n", nil, "an escape tmux does not write"},
+		{"A=x\n", nil, "a line without -s"},
+		{"-A\n", nil, "a removed variable without -s"},
+		{"unset A\n", nil, "unset without its semicolon"},
+		{"A=\"x\"; export A;\nB", nil, "a line cut short"},
+	}
+	for _, tt := range tests {
+		got, err := parseEnvironment(tt.out)
+		if tt.want == nil && err == nil || tt.want != nil && (err != nil || !maps.Equal(got, tt.want)) {
+			t.Errorf("%s: %q, %v; want %q", tt.why, got, err, tt.want)
+		}
+	}
+}
+
 func TestEnvironmentsArgv(t *testing.T) {
 	calls := 0
 	rec := environServer(map[string]string{"$1": "", "$2": ""}, &calls)
@@ -78,17 +107,17 @@ func TestEnvironmentsArgv(t *testing.T) {
 		t.Fatal(err)
 	}
 	argv := rec.Calls()[0]
-	if len(argv) != 15 {
+	if len(argv) != 17 {
 		t.Fatalf("argv %q", argv)
 	}
-	marker := argv[6]
-	want := []string{"show-environment", "-t", "$1", ";", "display-message", "-p", marker, ";",
-		"show-environment", "-t", "$2", ";", "display-message", "-p", marker}
+	marker := argv[7]
+	want := []string{"show-environment", "-s", "-t", "$1", ";", "display-message", "-p", marker, ";",
+		"show-environment", "-s", "-t", "$2", ";", "display-message", "-p", marker}
 	if !slices.Equal(argv, want) || !strings.HasPrefix(marker, "mas-environment-") || len(marker) != len("mas-environment-")+26 { // rand.Text: 26 characters, 130 bits
 		t.Errorf("argv %q, want %q with a random marker", argv, want)
 	}
 	Environments(context.Background(), rec, []string{"$1"})
-	if again := rec.Calls()[1][2+4]; again == marker {
+	if again := rec.Calls()[1][7]; again == marker {
 		t.Errorf("the marker %q was used twice: a value could spell it out", marker)
 	}
 }
