@@ -106,6 +106,12 @@ func TestBackendOutput(t *testing.T) {
 	if err != nil || len(out.Agents) != 4 || out.Agents[2].ID != "12" || strings.Join(out.Agents[2].Lines, "|") != "drawing" {
 		t.Errorf("design: %+v, %v", out, err)
 	}
+	// Issue 24: bidi controls would show the page's text in another order.
+	f.SetScreen(s.Name, "13", "x = \u202e\u2066admin\u2069\u202c", "\x1b[31mred")
+	out, err = b.Output(ctx, s.ID, "13", "")
+	if err != nil || len(out.Agents) != 1 || strings.Join(out.Agents[0].Lines, "|") != "x = \uFFFD\uFFFDadmin\uFFFD\uFFFD|\uFFFD[31mred" {
+		t.Errorf("bidi controls and escapes: %+q, %v; want them as U+FFFD", out.Agents, err)
+	}
 	tests := []struct {
 		ref, agent, lines string
 		want              error

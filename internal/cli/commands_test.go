@@ -18,7 +18,7 @@ import (
 // main.go would print. Bats runs the same against a real tmux.
 func TestCommands(t *testing.T) {
 	tests := []struct {
-		setup  string // "running": mas-a runs; "project": a MAS project; "isolated": one isolated session; "orphan": one whose directory is gone; "foreign": another root's session
+		setup  string // "running": mas-a runs; "bidi": mas-a, whose agent 00 prints bidi controls; "project": a MAS project; "isolated": one isolated session; "orphan": one whose directory is gone; "foreign": another root's session
 		args   []string
 		stdin  string // typed on a terminal when set
 		stdout string // "~x": contains x
@@ -38,6 +38,8 @@ func TestCommands(t *testing.T) {
 		{"running", []string{"peek", "design,00"}, "", "== 00 Meta Manager (running) ==\nagent 00 of mas-a\n\n== 10 Design Manager (running) ==\nagent 10 of mas-a\n\n" +
 			"== 11 UI Designer (running) ==\nagent 11 of mas-a\n\n== 12 UX Designer (running) ==\nagent 12 of mas-a\n\n== 13 Visual Designer (running) ==\nagent 13 of mas-a\n", "", ""},
 		{"running", []string{"peek", "agent-33", "--json"}, "", "[\n  {\n    \"id\": \"33\",\n    \"name\": \"Analytics\",\n    \"window\": \"business\",\n    \"status\": \"running\",\n    \"lines\": [\n      \"agent 33 of mas-a\"\n    ]\n  }\n]\n", "", ""},
+		{"bidi", []string{"peek", "00"}, "", "== 00 Meta Manager (running) ==\nfile \uFFFDtxt.exe\uFFFD \uFFFDok\uFFFD\n", "", ""},
+		{"bidi", []string{"peek", "00", "--json"}, "", "~\"lines\": [\n      \"file \uFFFDtxt.exe\uFFFD \uFFFDok\uFFFD\"\n    ]", "", ""},
 		{"running", []string{"peek", "00", "-n", "1"}, "", "== 00 Meta Manager (running) ==\nagent 00 of mas-a\n", "", ""},
 		{"running", []string{"peek", "00,nope"}, "", "", "", `usage: peek: no agent matches "nope"`},
 		{"running", []string{"peek", "-n", "0"}, "", "", "", `usage: peek: -n "0": the number of lines must be from 1 to 2000`},
@@ -104,6 +106,9 @@ func TestCommands(t *testing.T) {
 		switch tt.setup {
 		case "running":
 			f.Add("mas-a")
+		case "bidi": // issue 24: shown as "file exe.txt ok" reversed
+			f.Add("mas-a")
+			f.SetScreen("mas-a", "00", "file \u202etxt.exe\u202c \u2067ok\u2069")
 		case "project":
 			if err := verbs.Init("demo"); err != nil {
 				t.Fatal(err)

@@ -102,19 +102,29 @@ func lastLines(lines []string, n int) []string {
 	return lines
 }
 
-// screenText makes a captured line safe to print on a terminal: bytes that
-// are not UTF-8 and control characters but tab (which tmux does not let
-// into a screen, but a line should not be trusted to lack) become U+FFFD,
-// so that showing an agent's screen can never drive the terminal that
-// shows it.
+// screenText makes a captured line safe to print on a terminal or a page:
+// bytes that are not UTF-8, control characters but tab (which tmux does
+// not let into a screen, but a line should not be trusted to lack) and the
+// bidirectional controls (isBidiControl) become U+FFFD, so that showing an
+// agent's screen can never drive the terminal that shows it, nor reorder
+// the text around them on a terminal or a page.
 func screenText(line string) string {
 	line = strings.ToValidUTF8(line, "\uFFFD")
 	return strings.Map(func(r rune) rune {
-		if r < 0x20 && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 {
+		if r < 0x20 && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 || isBidiControl(r) {
 			return utf8.RuneError
 		}
 		return r
 	}, line)
+}
+
+// isBidiControl tells whether r is one of Unicode's bidirectional
+// formatting characters (UAX #9): the arabic letter mark, the left-to-right
+// and right-to-left marks, the embeddings and overrides (U+202A–U+202E)
+// and the isolates (U+2066–U+2069). Invisible, they make text read in
+// another order than it is: "Trojan Source", CVE-2021-42574.
+func isBidiControl(r rune) bool {
+	return r == 0x061c || r == 0x200e || r == 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
 }
 
 // isPaneTarget tells whether s is a pane target as tmux.Pane makes it from
