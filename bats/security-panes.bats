@@ -1,0 +1,119 @@
+#!/usr/bin/env bats
+# Issue 24: what tmux prints as it is (a program's argv[0], a directory, an
+# option) never decides which pane mas types into or reads, and what an
+# agent prints is shown in the order it is.
+
+load helpers
+
+setup() {
+	common_setup
+	skip_if_original "issue 24: the original sends to NAME:WINDOW.PANE, reads no listing of panes, and has no peek"
+	use_stub_agent
+	export ROOT="$BATS_TEST_TMPDIR/root"
+	export MAS_ROOT="$ROOT" MAS_SESSION_MODE=isolated
+	make_templates "$ROOT"
+}
+
+# wait_file FILE waits (bounded) until FILE exists.
+wait_file() {
+	for _ in $(seq 1200); do
+		[[ -e "$1" ]] && return 0
+		sleep 0.05
+	done
+	fail "$1 never appeared"
+}
+
+# bats test_tags=security
+@test "a program whose name spells agent 00 with another session's pane id never gets mas to type into or read that pane" {
+	local id team sid victim forger forged
+	run --separate-stderr mas session create --no-attach
+	assert_success
+	id="$output"
+	team="mas-${id:0:8}"
+	wait_agents
+	sid="$(tmux display-message -p -t "=$team:" '#{session_id}')"
+	# Another tmux session: a shell, whose directory tells what it ran,
+	# and a program whose argv[0] is a line of mas's old listing of panes:
+	# agent 00 of the team, with the shell's pane id.
+	mkdir "$BATS_TEST_TMPDIR/victim"
+	victim="$(tmux new-session -d -s zzz -c "$BATS_TEST_TMPDIR/victim" -P -F '#{pane_id}' -- sh -c 'echo VICTIM-SECRET; exec sh')"
+	forged=$'x\n'"$sid"$'\t'"$team"$'\tmeta\t0\t0\t'"$victim"$'\t00\tclaude\t0\t1700000000\t1\t\t\t\t/'
+	forger="$(tmux new-window -d -t =zzz: -P -F '#{pane_id}' -- bash -c 'exec -a "$1" sleep 3600' bash "$forged")"
+	for _ in $(seq 1200); do
+		[[ "$(tmux display-message -p -t "$forger" '#{pane_current_command}')" == x$'\n'* ]] && break
+		sleep 0.05
+	done
+	[[ "$(tmux display-message -p -t "$forger" '#{pane_current_command}')" == "$forged" ]] || fail "the forger's name is not in its pane"
+
+	MAS_SESSION_ID="$id" run --separate-stderr mas send 00 "touch pwned-by-send" -e
+	assert_success
+	assert_output "[SUCCESS] Message sent to 1/1 agents"
+	MAS_SESSION_ID="$id" run --separate-stderr mas peek 00
+	assert_success
+	assert_line --index 0 "== 00 Meta Manager (running) =="
+	refute_output --partial VICTIM-SECRET
+	start_serve "$ROOT"
+	run curl -sS "$API/sessions/$id/output?agent=00"
+	assert_success
+	[ "$(jq -r '.agents[0].id' <<<"$output")" = 00 ] || fail "$output"
+	refute_output --partial VICTIM-SECRET
+	run curl -sS -X POST "$API/message" -H 'Content-Type: application/json' \
+		-d "{\"session\": \"$id\", \"target\": \"00\", \"message\": \"touch pwned-by-api\", \"execute\": true}"
+	[ "$(jq -r '[.status, .sent, .total] | join(" ")' <<<"$output")" = "acknowledged 1 1" ] || fail "$output"
+
+	# Agent 00 read both; the shell, which runs in order what it is typed,
+	# ran only our own line.
+	[ "$(agent_input 00)" = "$(printf %q $'touch pwned-by-send\rtouch pwned-by-api\r')" ]
+	tmux send-keys -t "$victim" -l 'touch done'
+	tmux send-keys -t "$victim" Enter
+	wait_file "$BATS_TEST_TMPDIR/victim/done"
+	assert_file_not_exists "$BATS_TEST_TMPDIR/victim/pwned-by-send"
+	assert_file_not_exists "$BATS_TEST_TMPDIR/victim/pwned-by-api"
+}
+
+# bats test_tags=security
+@test "bidirectional controls in what an agent prints show as U+FFFD in peek, peek --json and the API" {
+	local id text shown c
+	run --separate-stderr mas session create --no-attach
+	assert_success
+	id="$output"
+	wait_agents
+	export MAS_SESSION_ID="$id"
+	# The controls in UTF-8, whatever the locale: the right-to-left
+	# override, pop, left-to-right and pop isolates; the arabic letter,
+	# left-to-right and right-to-left marks, the embeddings, the
+	# left-to-right override, the other isolates. Shown as they are, a
+	# terminal or a page would draw "txt.exe" and "if (admin)" in another
+	# order than the text holds.
+	local controls=($'\xe2\x80\xae' $'\xe2\x80\xac' $'\xe2\x81\xa6' $'\xe2\x81\xa9' $'\xd8\x9c' $'\xe2\x80\x8e'
+		$'\xe2\x80\x8f' $'\xe2\x80\xaa' $'\xe2\x80\xab' $'\xe2\x80\xad' $'\xe2\x81\xa7' $'\xe2\x81\xa8')
+	local r=$'\xef\xbf\xbd' # U+FFFD
+	text="file ${controls[0]}txt.exe${controls[1]} ${controls[2]}if (admin)${controls[3]} "
+	shown="file ${r}txt.exe${r} ${r}if (admin)${r} "
+	for c in "${controls[@]:4}"; do
+		text+="${c}x"
+		shown+="${r}x"
+	done
+	run --separate-stderr mas send 21 "$text"
+	assert_success
+	for _ in $(seq 1200); do
+		mas peek 21 2>/dev/null | grep -qF 'if (admin)' && break
+		sleep 0.05
+	done
+	run --separate-stderr mas peek 21
+	assert_success
+	assert_line "$shown"
+	run --separate-stderr mas peek 21 --json
+	assert_success
+	[ "$(jq -r '.[0].lines[-1]' <<<"$output")" = "$shown" ] || fail "$output"
+	start_serve "$ROOT"
+	run curl -sS "$API/sessions/$id/output?agent=21"
+	assert_success
+	[ "$(jq -r '.agents[0].lines[-1]' <<<"$output")" = "$shown" ] || fail "$output"
+	local patterns=()
+	for c in "${controls[@]}"; do
+		patterns+=(-e "$c")
+	done
+	run grep -cF "${patterns[@]}" <<<"$output"
+	assert_output 0
+}
