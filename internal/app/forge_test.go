@@ -24,7 +24,7 @@ import (
 // pane, and nothing reaches or reads the shell.
 func TestForgedListingReachesNoOtherPane(t *testing.T) {
 	r := tmuxtest.Server(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	root := t.TempDir()
 	vars := map[string]string{"MAS_ROOT": root, "MAS_HTTP": "off", "MAS_AGENT_COMMAND": "cat",

@@ -207,7 +207,7 @@ func listed(args []string, records ...[]string) []byte {
 // ListSessions list the server's real ones, each value whole.
 func TestListingsOnTmux(t *testing.T) {
 	r := tmuxtest.Server(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	// A line of each listing as mas read them, tab-separated.
 	fakePane := "x\n$0\tmas-a\tmeta\t0\t0\t%0\t00\tclaude\t0\t1700000000\t1\t\t\t\t/"

@@ -60,7 +60,7 @@ func TestSendRefusesUntypableText(t *testing.T) {
 // tmux types nothing into a pane of another session, whatever its id.
 func TestSendOnTmuxOnlyIntoTheSession(t *testing.T) {
 	r := tmuxtest.Server(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	const target = "#{session_id}:.#{pane_id}"
 	out, err := r.Batch(ctx, nil, []string{"new-session", "-d", "-s", "a", "-P", "-F", target, "--", "cat"},
