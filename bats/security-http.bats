@@ -110,25 +110,36 @@ run_session() {
 	assert_output 200
 }
 
-@test "start with MAS_API_TOKEN leaves the login URL in a 0600 log" {
+# bats test_tags=security
+@test "start with MAS_API_TOKEN leaves the login URL in a new 0600 log, never in one that may be open" {
 	unset MAS_HTTP
 	export MAS_HTTP_PORT MAS_API_TOKEN=s3cret MAS_SESSION_MODE=isolated MAS_ROOT="$ROOT"
 	MAS_HTTP_PORT="$(free_port)"
-	# A log an older run left readable to others is made private.
+	# A log an older run left readable to others, which another user
+	# opened then and still holds (issue 24 point 4: chmod-ing it in place
+	# left the code readable through that descriptor).
 	mkdir -p "$ROOT"
 	echo "old line" >"$ROOT/.mas_http.log"
 	chmod 644 "$ROOT/.mas_http.log"
+	local old_inode
+	old_inode="$(stat -c %i "$ROOT/.mas_http.log")"
+	exec {held}<"$ROOT/.mas_http.log"
 	run --separate-stderr mas session create --no-attach
 	assert_success
 	[ "$(stat -c %a "$ROOT/.mas_http.log")" = 600 ]
 	[[ "$stderr" == *"[INFO] web page login URL (one use): in $ROOT/.mas_http.log"* ]] || fail "$stderr"
 	local url
-	for _ in $(seq 100); do
+	for _ in $(seq 1200); do
 		url="$(sed -n 's/^\[INFO\] web page login URL (one use): //p' "$ROOT/.mas_http.log")"
 		[[ -n "$url" ]] && break
 		sleep 0.05
 	done
 	[[ "$url" == "http://127.0.0.1:$MAS_HTTP_PORT/login?code="* ]] || fail "$(cat "$ROOT/.mas_http.log")"
+	# The descriptor held since before the start reads the old file only.
+	run cat <&"$held"
+	exec {held}<&-
+	assert_output "old line"
+	[ "$(stat -c %i "$ROOT/.mas_http.log")" != "$old_inode" ] || fail "the log was written in place"
 	run curl -sS -o /dev/null -w '%{http_code}' -c "$BATS_TEST_TMPDIR/jar" "$url"
 	assert_output 303
 	run curl -sS -b "$BATS_TEST_TMPDIR/jar" "http://127.0.0.1:$MAS_HTTP_PORT/sessions"

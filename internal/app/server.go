@@ -265,17 +265,15 @@ func (a *App) launchServer(root string, ln *net.TCPListener) (int, error) {
 	if a.Exe == "" || a.Environ == nil {
 		return 0, errors.New("the mas binary or its environment is unknown")
 	}
+	// Each server gets a new log, 0600 from its first instant: with a
+	// token it holds the page's login URL, which must not reach whoever
+	// opened an older log, when its mode let them.
 	logPath := logFile(root)
-	logf, err := safefile.Open(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	logf, err := safefile.Replace(logPath, 0o600)
 	if err != nil {
 		return 0, err
 	}
 	defer logf.Close()
-	// With a token the log holds the page's login URL: only its owner may
-	// read it, whatever mode an older log had.
-	if err := logf.Chmod(0o600); err != nil {
-		return 0, err
-	}
 	ready, readyW, err := os.Pipe()
 	if err != nil {
 		return 0, err
