@@ -158,7 +158,7 @@ func (a *App) holdPidFile(ready *os.File) error {
 // removed or replaced between the open and the lock is opened again.
 func lockPidFile(path string) (*os.File, error) {
 	for try := 1; ; try++ {
-		f, err := safefile.Open(path, os.O_RDWR|os.O_CREATE, 0o644)
+		f, err := safefile.OpenInPlace(path, os.O_RDWR|os.O_CREATE, 0o644)
 		if err != nil {
 			return nil, fmt.Errorf("pid file: %w", err)
 		}
@@ -231,6 +231,11 @@ func (a *App) StartHTTP(root string) {
 	addr := a.HTTPAddr("")
 	if err := api.CheckAddr(addr, a.Getenv("MAS_API_TOKEN")); err != nil {
 		a.warnf("HTTP server not started: %v", err)
+		return
+	}
+	// Said here rather than only in the log of a server that exits.
+	if err := safefile.CheckInPlace(pidFile(root)); err != nil {
+		a.warnf("HTTP server not started: pid file: %v", err)
 		return
 	}
 	ln, err := net.Listen("tcp", addr)

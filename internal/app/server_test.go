@@ -2,12 +2,17 @@ package app
 
 import (
 	"bufio"
+	"bytes"
+	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"mas/internal/safefile"
 )
 
 // TestHoldPidFileHelper is not a test: run by TestServerIdentityIsTheLock
@@ -109,4 +114,29 @@ func holdPidFileElsewhere(t *testing.T, path string) *exec.Cmd {
 		t.Fatalf("helper: %q, %v", line, err)
 	}
 	return helper
+}
+
+// TestPidFileWithAnotherNameIsNeverWritten: the server empties its pid
+// file and writes its pid there; a hard link would make that any file of
+// the user's (issue 24 point 5).
+func TestPidFileWithAnotherNameIsNeverWritten(t *testing.T) {
+	root := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "bashrc")
+	os.WriteFile(outside, []byte("keep\n"), 0o600)
+	if err := os.Link(outside, pidFile(root)); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := lockPidFile(pidFile(root)); !errors.Is(err, safefile.ErrHardLink) {
+		f.Close()
+		t.Fatalf("lockPidFile: %v, want ErrHardLink", err)
+	}
+	var progress bytes.Buffer
+	a := &App{Env: Env{Getenv: func(string) string { return "" }, Environ: os.Environ, Exe: "/bin/false"}, Progress: &progress}
+	a.StartHTTP(root)
+	if want := "mas: warning: HTTP server not started: pid file: " + pidFile(root) + ": has more than one hard link (2 names)\n"; progress.String() != want {
+		t.Errorf("StartHTTP said %q, want %q", progress.String(), want)
+	}
+	if data, _ := os.ReadFile(outside); string(data) != "keep\n" {
+		t.Fatalf("the file outside was written: %q", data)
+	}
 }
