@@ -146,6 +146,54 @@ run_session() {
 	[ "$(jq -r .total <<<"$output")" = 1 ] || fail "$output"
 }
 
+# no_token_in_panes checks that MAS_API_TOKEN ($1) is in no environment the
+# agents of tmux session $2 get: the tmux server's global one, the
+# session's, and those of each pane's process and of each stub agent.
+no_token_in_panes() {
+	local token="$1" session="$2" pid nn
+	run tmux show-environment -g
+	assert_success
+	refute_output --partial "$token"
+	run tmux show-environment -t "=$session"
+	assert_success
+	assert_line "MAS_SESSION_MODE=isolated"
+	refute_output --partial "$token"
+	for pid in $(tmux list-panes -s -t "=$session" -F '#{pane_pid}'); do
+		tr '\0' '\n' <"/proc/$pid/environ" | grep -q '^MAS_SESSION_ID=' || fail "pane process $pid: not an agent's pane"
+		! grep -q -a "$token" "/proc/$pid/environ" || fail "pane process $pid has the token"
+	done
+	for nn in 00 10 21 33; do
+		pid="$(sed -n 's/^pid=//p' "$MAS_STUB_OUT/$nn")"
+		[[ -r "/proc/$pid/environ" ]] || fail "agent $nn (pid $pid) is not running"
+		! grep -q -a "$token" "/proc/$pid/environ" || fail "agent $nn has the token"
+	done
+}
+
+# bats test_tags=security
+@test "MAS_API_TOKEN never reaches the agents, whether start or the API starts the tmux server" {
+	unset MAS_HTTP
+	export MAS_HTTP_PORT MAS_API_TOKEN=s3cret-never-in-a-pane MAS_SESSION_MODE=isolated MAS_ROOT="$ROOT"
+	MAS_HTTP_PORT="$(free_port)"
+	# session create starts the tmux server, and the HTTP server.
+	run --separate-stderr mas session create --no-attach
+	assert_success
+	wait_agents
+	no_token_in_panes "$MAS_API_TOKEN" "mas-${output:0:8}"
+	# The HTTP server has the token: it is what a client must show.
+	run curl -sS -o /dev/null -w '%{http_code}' "http://127.0.0.1:$MAS_HTTP_PORT/sessions"
+	assert_output 401
+	# The background server starts the next tmux server itself.
+	kill_server
+	rm -f "$MAS_STUB_OUT"/*
+	run curl -sS -H "Authorization: Bearer $MAS_API_TOKEN" -H 'Content-Type: application/json' \
+		-d '{"agents": {}, "sessionMode": "isolated"}' "http://127.0.0.1:$MAS_HTTP_PORT/runs"
+	[ "$(jq -r .status <<<"$output")" = started ] || fail "$output"
+	local id
+	id="$(jq -r .sessionId <<<"$output")"
+	wait_agents
+	no_token_in_panes "$MAS_API_TOKEN" "mas-${id:0:8}"
+}
+
 # bats test_tags=security
 @test "without a token, another user of the machine is refused (403)" {
 	[[ "$(id -u)" = 0 ]] && command -v setpriv >/dev/null || skip "needs root and setpriv to act as another user"

@@ -4,15 +4,18 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"mas/internal/safefile"
+	"mas/tmux"
 )
 
 // TestHoldPidFileHelper is not a test: run by TestServerIdentityIsTheLock
@@ -138,5 +141,24 @@ func TestPidFileWithAnotherNameIsNeverWritten(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(outside); string(data) != "keep\n" {
 		t.Fatalf("the file outside was written: %q", data)
+	}
+}
+
+// TestTmuxGetsNoSecret: tmux passes its environment to the server it
+// starts and to new sessions, so to every agent (issue 24).
+func TestTmuxGetsNoSecret(t *testing.T) {
+	environ := func() []string {
+		return []string{"HOME=/h", "MAS_API_TOKEN=s3cret", "TMUX_TMPDIR=/t", listenFDEnv + "=3", readyFDEnv + "=4", "MAS_API_TOKENX=kept", "PATH=/bin"}
+	}
+	a := New(Env{Getenv: func(string) string { return "" }, Environ: environ}, io.Discard)
+	want := []string{"HOME=/h", "TMUX_TMPDIR=/t", "MAS_API_TOKENX=kept", "PATH=/bin"}
+	for name, c := range map[string]tmux.Client{"Tmux": a.Tmux, "AnyServer": a.AnyServer} {
+		if got := c.(*tmux.Runner).Env; !slices.Equal(got, want) {
+			t.Errorf("%s runs tmux with %q, want %q", name, got, want)
+		}
+	}
+	// Unknown, it is inherited, as before.
+	if got := New(Env{Getenv: func(string) string { return "" }}, io.Discard).Tmux.(*tmux.Runner).Env; got != nil {
+		t.Errorf("without Environ: %q, want nil", got)
 	}
 }
