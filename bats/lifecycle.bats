@@ -145,6 +145,17 @@ refused() {
 	assert_success
 }
 
+# bats test_tags=security
+@test "resume with pane logs is refused, with nothing changed, when an agent's log has another name (a hard link)" {
+	new_stopped_session
+	local outside="$BATS_TEST_TMPDIR/outside"
+	echo precious >"$outside"
+	# tmux would append the agent's screen to the user's file.
+	ln -f "$outside" "$ROOT/sessions/$ID/logs/agent-21.log"
+	MAS_PANE_LOGS=1 refused "check logs directory: $ROOT/sessions/$ID/logs/agent-21.log: has more than one hard link (2 names)" session resume "$ID"
+	[ "$(cat "$outside")" = precious ]
+}
+
 @test "of two resumes at once, one wins; the other is refused" {
 	new_stopped_session
 	local i pids=()

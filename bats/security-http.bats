@@ -110,29 +110,88 @@ run_session() {
 	assert_output 200
 }
 
-@test "start with MAS_API_TOKEN leaves the login URL in a 0600 log" {
+# bats test_tags=security
+@test "start with MAS_API_TOKEN leaves the login URL in a new 0600 log, never in one that may be open" {
 	unset MAS_HTTP
 	export MAS_HTTP_PORT MAS_API_TOKEN=s3cret MAS_SESSION_MODE=isolated MAS_ROOT="$ROOT"
 	MAS_HTTP_PORT="$(free_port)"
-	# A log an older run left readable to others is made private.
+	# A log an older run left readable to others, which another user
+	# opened then and still holds (issue 24 point 4: chmod-ing it in place
+	# left the code readable through that descriptor).
 	mkdir -p "$ROOT"
 	echo "old line" >"$ROOT/.mas_http.log"
 	chmod 644 "$ROOT/.mas_http.log"
+	local old_inode
+	old_inode="$(stat -c %i "$ROOT/.mas_http.log")"
+	exec {held}<"$ROOT/.mas_http.log"
 	run --separate-stderr mas session create --no-attach
 	assert_success
 	[ "$(stat -c %a "$ROOT/.mas_http.log")" = 600 ]
 	[[ "$stderr" == *"[INFO] web page login URL (one use): in $ROOT/.mas_http.log"* ]] || fail "$stderr"
 	local url
-	for _ in $(seq 100); do
+	for _ in $(seq 1200); do
 		url="$(sed -n 's/^\[INFO\] web page login URL (one use): //p' "$ROOT/.mas_http.log")"
 		[[ -n "$url" ]] && break
 		sleep 0.05
 	done
 	[[ "$url" == "http://127.0.0.1:$MAS_HTTP_PORT/login?code="* ]] || fail "$(cat "$ROOT/.mas_http.log")"
+	# The descriptor held since before the start reads the old file only.
+	run cat <&"$held"
+	exec {held}<&-
+	assert_output "old line"
+	[ "$(stat -c %i "$ROOT/.mas_http.log")" != "$old_inode" ] || fail "the log was written in place"
 	run curl -sS -o /dev/null -w '%{http_code}' -c "$BATS_TEST_TMPDIR/jar" "$url"
 	assert_output 303
 	run curl -sS -b "$BATS_TEST_TMPDIR/jar" "http://127.0.0.1:$MAS_HTTP_PORT/sessions"
 	[ "$(jq -r .total <<<"$output")" = 1 ] || fail "$output"
+}
+
+# no_token_in_panes checks that MAS_API_TOKEN ($1) is in no environment the
+# agents of tmux session $2 get: the tmux server's global one, the
+# session's, and those of each pane's process and of each stub agent.
+no_token_in_panes() {
+	local token="$1" session="$2" pid nn
+	run tmux show-environment -g
+	assert_success
+	refute_output --partial "$token"
+	run tmux show-environment -t "=$session"
+	assert_success
+	assert_line "MAS_SESSION_MODE=isolated"
+	refute_output --partial "$token"
+	for pid in $(tmux list-panes -s -t "=$session" -F '#{pane_pid}'); do
+		tr '\0' '\n' <"/proc/$pid/environ" | grep -q '^MAS_SESSION_ID=' || fail "pane process $pid: not an agent's pane"
+		! grep -q -a "$token" "/proc/$pid/environ" || fail "pane process $pid has the token"
+	done
+	for nn in 00 10 21 33; do
+		pid="$(sed -n 's/^pid=//p' "$MAS_STUB_OUT/$nn")"
+		[[ -r "/proc/$pid/environ" ]] || fail "agent $nn (pid $pid) is not running"
+		! grep -q -a "$token" "/proc/$pid/environ" || fail "agent $nn has the token"
+	done
+}
+
+# bats test_tags=security
+@test "MAS_API_TOKEN never reaches the agents, whether start or the API starts the tmux server" {
+	unset MAS_HTTP
+	export MAS_HTTP_PORT MAS_API_TOKEN=s3cret-never-in-a-pane MAS_SESSION_MODE=isolated MAS_ROOT="$ROOT"
+	MAS_HTTP_PORT="$(free_port)"
+	# session create starts the tmux server, and the HTTP server.
+	run --separate-stderr mas session create --no-attach
+	assert_success
+	wait_agents
+	no_token_in_panes "$MAS_API_TOKEN" "mas-${output:0:8}"
+	# The HTTP server has the token: it is what a client must show.
+	run curl -sS -o /dev/null -w '%{http_code}' "http://127.0.0.1:$MAS_HTTP_PORT/sessions"
+	assert_output 401
+	# The background server starts the next tmux server itself.
+	kill_server
+	rm -f "$MAS_STUB_OUT"/*
+	run curl -sS -H "Authorization: Bearer $MAS_API_TOKEN" -H 'Content-Type: application/json' \
+		-d '{"agents": {}, "sessionMode": "isolated"}' "http://127.0.0.1:$MAS_HTTP_PORT/runs"
+	[ "$(jq -r .status <<<"$output")" = started ] || fail "$output"
+	local id
+	id="$(jq -r .sessionId <<<"$output")"
+	wait_agents
+	no_token_in_panes "$MAS_API_TOKEN" "mas-${id:0:8}"
 }
 
 # bats test_tags=security

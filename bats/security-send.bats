@@ -170,6 +170,32 @@ decoy() {
 }
 
 # bats test_tags=security
+@test "a .mas_http.pid hard-linked to a file outside the root is never written: no server, and start says why" {
+	iso_env
+	local outside="$BATS_TEST_TMPDIR/outside"
+	echo precious >"$outside"
+	# A second name of the user's file (issue 24 point 5: the server
+	# emptied it and wrote its pid there).
+	ln -f "$outside" "$ROOT/.mas_http.pid"
+	run --separate-stderr mas session create --no-attach
+	assert_success
+	local id="$output"
+	[ "$(cat "$outside")" = precious ]
+	[[ "$stderr" == *"mas: warning: HTTP server not started: pid file: $ROOT/.mas_http.pid: has more than one hard link (2 names)"* ]] || fail "$stderr"
+	run curl -sS "http://127.0.0.1:$MAS_HTTP_PORT/health"
+	assert_failure
+	# Nobody holds it: stop removes that name, and the next start has
+	# a server.
+	run --separate-stderr mas session stop "$id"
+	assert_success
+	assert_file_not_exists "$ROOT/.mas_http.pid"
+	[ "$(cat "$outside")" = precious ]
+	run --separate-stderr mas session resume "$id"
+	assert_success
+	[[ "$stderr" == *"[INFO] HTTP server started (PID $(cat "$ROOT/.mas_http.pid"))"* ]] || fail "$stderr"
+}
+
+# bats test_tags=security
 @test "the server stays while a session of the root runs on another tmux socket; the last stop ends it" {
 	iso_env
 	run --separate-stderr mas session create --no-attach

@@ -281,3 +281,79 @@ nothing_created() {
 	run ls -A "$outside"
 	assert_output ""
 }
+
+# bats test_tags=security
+@test "a session.log hard-linked to a file outside the root is never written: stop and resume say so" {
+	local a outside="$BATS_TEST_TMPDIR/outside"
+	a="$(new_session)"
+	echo precious >"$outside"
+	# A second name of the user's file (issue 24 point 5: appended to).
+	ln -f "$outside" "$ROOT/sessions/$a/logs/session.log"
+	local refusal="mas: warning: session log not written: $ROOT/sessions/$a/logs/session.log: has more than one hard link (2 names)"
+	run --separate-stderr mas session stop "$a"
+	assert_success
+	[ "$(cat "$outside")" = precious ]
+	[ "$(grep -c '^mas: ' <<<"$stderr")" = 1 ] && [[ "$stderr" == "$refusal"$'\n'* ]] || fail "$stderr"
+	run --separate-stderr mas session resume "$a"
+	assert_success
+	[ "$(cat "$outside")" = precious ]
+	[ "$(grep -c '^mas: ' <<<"$stderr")" = 1 ] && [[ "$stderr" == *"$refusal"* ]] || fail "$stderr"
+	run --separate-stderr mas session list --json
+	[ "$(jq -r '.sessions[0].status' <<<"$output")" = active ] || fail "$output"
+	# Once it has a single name again, it is written.
+	rm "$ROOT/sessions/$a/logs/session.log"
+	run --separate-stderr mas session stop "$a"
+	assert_success
+	[[ "$stderr" != *"mas: "* ]] || fail "$stderr"
+	[ "$(tail -n 1 "$ROOT/sessions/$a/logs/session.log" | cut -d' ' -f2-)" = "mas-${a:0:8} stopped" ]
+	[ "$(cat "$outside")" = precious ]
+}
+
+# bats test_tags=security
+@test "a journal or registry lock hard-linked outside the root is never written: stop records nothing, others refuse" {
+	local a outside="$BATS_TEST_TMPDIR/outside" index before
+	a="$(new_session)"
+	echo precious >"$outside"
+	ln -f "$outside" "$ROOT/sessions/.index"
+	index="$(cat "$ROOT/sessions/.sessions.index")"
+	# stop kills the agents first, as on a read-only disk, then writes
+	# neither the index nor the journal.
+	run --separate-stderr mas session stop "$a"
+	[ "$(cat "$outside")" = precious ]
+	assert_failure 1
+	[ "$stderr" = "mas: stopped tmux session mas-${a:0:8}, but could not record it: $ROOT/sessions/.index: has more than one hard link (2 names)" ] || fail "$stderr"
+	run tmux has-session -t "=mas-${a:0:8}"
+	assert_failure
+	[ "$(cat "$ROOT/sessions/.sessions.index")" = "$index" ]
+	# resume, create, rm and prune refuse with nothing changed.
+	before="$(tree_state "$ROOT"; cat "$ROOT/sessions/.sessions.index")"
+	run --separate-stderr mas session resume "$a"
+	assert_failure 1
+	[ "$stderr" = "mas: cannot resume session $a: check session registry: $ROOT/sessions/.index: has more than one hard link (2 names)" ] || fail "$stderr"
+	run --separate-stderr mas session create --no-attach
+	assert_failure 1
+	[[ "$stderr" == "mas: cannot create session: "*"$ROOT/sessions/.index: has more than one hard link (2 names)" ]] || fail "$stderr"
+	mkdir "$ROOT/sessions/00000000-0000-4000-8000-000000000000"
+	before="$(tree_state "$ROOT"; cat "$ROOT/sessions/.sessions.index")"
+	run --separate-stderr mas session prune
+	assert_failure 1
+	[[ "$stderr" == "mas: "*"$ROOT/sessions/.index: has more than one hard link (2 names)" ]] || fail "$stderr"
+	run --separate-stderr mas session rm "$a"
+	assert_failure 1
+	[[ "$stderr" == "mas: cannot remove session $a: "*"$ROOT/sessions/.index: has more than one hard link (2 names)" ]] || fail "$stderr"
+	[ "$(tree_state "$ROOT"; cat "$ROOT/sessions/.sessions.index")" = "$before" ]
+	[ "$(cat "$outside")" = precious ]
+	# The lock file: every command that takes it refuses, and it is not
+	# emptied (the holder's line is written into it).
+	rm "$ROOT/sessions/.index"
+	ln -f "$outside" "$ROOT/sessions/.lock"
+	run --separate-stderr mas session resume "$a"
+	[ "$(cat "$outside")" = precious ]
+	assert_failure 1
+	[[ "$stderr" == "mas: cannot resume session $a: "*"open registry lock: $ROOT/sessions/.lock: has more than one hard link (2 names)" ]] || fail "$stderr"
+	run --separate-stderr mas session create --no-attach
+	assert_failure 1
+	[[ "$stderr" == "mas: cannot create session: "*"open registry lock: $ROOT/sessions/.lock: has more than one hard link (2 names)" ]] || fail "$stderr"
+	[ "$(tree_state "$ROOT"; cat "$ROOT/sessions/.sessions.index")" = "$before" ]
+	[ "$(cat "$outside")" = precious ]
+}

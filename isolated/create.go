@@ -111,7 +111,7 @@ func create(ctx context.Context, o CreateOptions, id string) (*Session, error) {
 	}
 	// The session is active: the marker has done its work.
 	os.Remove(filepath.Join(s.Dir, markerName))
-	s.logEvent(o.Now(), "active")
+	s.logEvent(o.Now(), "active", o.Progress)
 	return s, nil
 }
 

@@ -42,6 +42,10 @@ func Prune(ctx context.Context, c tmux.Client, root string, now time.Time, warn 
 	names := layout.RefNames(running)
 	var removed []string
 	err = locked(ctx, root, func() error {
+		// Nothing is removed that the journal could not record.
+		if err := checkRegistry(root); err != nil {
+			return err
+		}
 		ids, err := IDs(root)
 		if err != nil {
 			return err

@@ -61,7 +61,7 @@ func ensureSessionsDir(root string) error {
 	err := os.Mkdir(dir, 0o755)
 	switch {
 	case err == nil:
-		return os.Chmod(dir, 0o755)
+		return safefile.ChmodDir(dir, 0o755)
 	case errors.Is(err, os.ErrExist):
 		return checkSessionsDir(root)
 	case errors.Is(err, os.ErrNotExist):
@@ -108,7 +108,7 @@ func lockedFor(ctx context.Context, root string, wait time.Duration, fn func() e
 		return err
 	}
 	path := filepath.Join(sessionsDir(root), lockName)
-	f, err := safefile.Open(path, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := safefile.OpenInPlace(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("open registry lock: %w", err)
 	}
@@ -172,15 +172,16 @@ func printable(s string) string {
 	}, strings.ToValidUTF8(s, "?"))
 }
 
-// checkRegistry refuses a journal or an index that is a link or a special
-// file before anything is changed: writing them would fail half-way.
+// checkRegistry refuses, before anything is changed, a journal or an
+// index that is a link or a special file, and a journal with another name
+// (a hard link), which is appended to: writing them would fail half-way.
+// The index is replaced, never written in place: another name of it keeps
+// the old file.
 func checkRegistry(root string) error {
-	for _, name := range []string{journalName, indexName} {
-		if err := safefile.CheckReplaceable(filepath.Join(sessionsDir(root), name)); err != nil {
-			return err
-		}
+	if err := safefile.CheckInPlace(filepath.Join(sessionsDir(root), journalName)); err != nil {
+		return err
 	}
-	return nil
+	return safefile.CheckReplaceable(filepath.Join(sessionsDir(root), indexName))
 }
 
 func readIndex(root string) (*index, error) {
@@ -256,7 +257,7 @@ func writeIndex(root string, ix *index, now time.Time) error {
 }
 
 func appendJournal(root, id, status string, now time.Time) error {
-	f, err := safefile.Open(filepath.Join(sessionsDir(root), journalName), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := safefile.OpenInPlace(filepath.Join(sessionsDir(root), journalName), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return fmt.Errorf("open session journal: %w", err)
 	}
@@ -277,6 +278,10 @@ func record(ctx context.Context, root string, e indexEntry, now time.Time, warn 
 // recordLocked is record for a caller that holds the registry lock; an
 // entry removed (status "") is journaled as gone.
 func recordLocked(root string, e indexEntry, gone string, now time.Time, warn io.Writer) error {
+	// Both files or neither.
+	if err := checkRegistry(root); err != nil {
+		return err
+	}
 	ix, err := readOrRebuildIndex(root, warn)
 	if err != nil {
 		return err

@@ -72,7 +72,7 @@ func Resume(ctx context.Context, o CreateOptions) (*Session, error) {
 	if step, err := activate(ctx, o, s, s.entry()); err != nil {
 		return nil, undo.fail(ctx, step, err)
 	}
-	s.logEvent(o.Now(), "resumed")
+	s.logEvent(o.Now(), "resumed", o.Progress)
 	return s, nil
 }
 

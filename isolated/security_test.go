@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"mas/internal/faketmux"
+	"mas/internal/safefile"
 )
 
 // writeSession makes a session directory under root whose .session holds
@@ -259,5 +260,34 @@ func TestPruneRemovesOnlyInterruptedCreations(t *testing.T) {
 		if tt.warn == "" && line != "" || tt.warn != "" && !strings.Contains(line, tt.warn) {
 			t.Errorf("%s: warning %q, want one with %q", tt.why, line, tt.warn)
 		}
+	}
+}
+
+// TestRegistryNeverWritesThroughAHardLink: the journal is appended to and
+// the lock file rewritten in place; another name of either may be any
+// file of the user's (issue 24 point 5). Nothing is written, the index
+// included: both registry files or neither.
+func TestRegistryNeverWritesThroughAHardLink(t *testing.T) {
+	for _, name := range []string{journalName, lockName} {
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			outside := filepath.Join(t.TempDir(), "bashrc")
+			os.WriteFile(outside, []byte("keep\n"), 0o600)
+			os.MkdirAll(sessionsDir(root), 0o755)
+			if err := os.Link(outside, filepath.Join(sessionsDir(root), name)); err != nil {
+				t.Fatal(err)
+			}
+			e := indexEntry{SessionID: "2f1c2f1c-0000-4000-8000-000000000000", Status: "active"}
+			err := record(context.Background(), root, e, time.Now(), nil)
+			if !errors.Is(err, safefile.ErrHardLink) || !strings.Contains(err.Error(), name+": has more than one hard link (2 names)") {
+				t.Fatalf("record: %v, want ErrHardLink naming %s", err, name)
+			}
+			if data, _ := os.ReadFile(outside); string(data) != "keep\n" {
+				t.Fatalf("the file outside was written: %q", data)
+			}
+			if _, err := os.Stat(filepath.Join(sessionsDir(root), indexName)); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the index was written: %v", err)
+			}
+		})
 	}
 }

@@ -2,7 +2,10 @@ package isolated
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -184,16 +187,23 @@ func (s *Session) save() error {
 }
 
 // logEvent appends a line to logs/session.log; the log is for people, so a
-// failure to write it is not an error. Agents work next to it: a logs
-// directory or a log that is a link, or a FIFO in the log's place, is not
-// written to (and never waited on).
-func (s *Session) logEvent(t time.Time, event string) {
+// failure to write it is a warning, not an error. Agents work next to it:
+// a logs directory or a log that is a link, a FIFO in the log's place, or
+// a log with another name (a hard link, which may be any file of the
+// user's) is not written to (and never waited on). A session without a
+// logs directory has no log.
+func (s *Session) logEvent(t time.Time, event string, warn io.Writer) {
 	dir := filepath.Join(s.home, "logs")
-	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
 		return
 	}
-	f, err := safefile.Open(filepath.Join(dir, "session.log"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	err := safefile.CheckDir(dir)
+	var f *os.File
+	if err == nil {
+		f, err = safefile.OpenInPlace(filepath.Join(dir, "session.log"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	}
 	if err != nil {
+		warnf(warn, "session log not written: %v", err)
 		return
 	}
 	fmt.Fprintf(f, "%s %s %s\n", timestamp(t), s.TmuxName, event)

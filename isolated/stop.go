@@ -38,7 +38,7 @@ func Stop(ctx context.Context, c tmux.Client, root, id string, now time.Time, wa
 	if err := record(ctx, root, s.entry(), now, warn); err != nil {
 		return s, &RecordError{TmuxName: name, Err: err}
 	}
-	s.logEvent(now, "stopped")
+	s.logEvent(now, "stopped", warn)
 	return s, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -43,8 +44,10 @@ type App struct {
 
 // New returns an App whose tmux calls run the real tmux, configured from
 // the environment (MAS_TMUX_SOCKET, MAS_DEBUG), with traces to progress.
+// tmux runs without mas's own variables (see privateVars).
 func New(e Env, progress io.Writer) *App {
 	r := tmux.NewRunner(e.Getenv, progress)
+	r.Env = tmuxEnviron(e.Environ)
 	bare := *r
 	bare.Socket = ""
 	return &App{Env: e, Tmux: r, AnyServer: &bare, Now: time.Now, Progress: progress}
@@ -110,4 +113,30 @@ func isOn(v string) bool {
 		return true
 	}
 	return false
+}
+
+// privateVars are mas's own variables that no tmux process gets. A tmux
+// server keeps the environment of the client that started it as its
+// global environment, and a new session takes the update-environment
+// variables of the client that made it: both reach every pane, where
+// agents run any code and read untrusted text. The API token is a secret;
+// the descriptors start hands its server are that server's alone.
+var privateVars = []string{"MAS_API_TOKEN", listenFDEnv, readyFDEnv}
+
+// tmuxEnviron is the environment tmux runs in: environ without
+// privateVars. nil, when environ is unknown, lets tmux inherit this
+// process's.
+func tmuxEnviron(environ func() []string) []string {
+	if environ == nil {
+		return nil
+	}
+	all := environ()
+	env := make([]string, 0, len(all))
+	for _, kv := range all {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(privateVars, name) {
+			env = append(env, kv)
+		}
+	}
+	return env
 }

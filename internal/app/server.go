@@ -158,7 +158,7 @@ func (a *App) holdPidFile(ready *os.File) error {
 // removed or replaced between the open and the lock is opened again.
 func lockPidFile(path string) (*os.File, error) {
 	for try := 1; ; try++ {
-		f, err := safefile.Open(path, os.O_RDWR|os.O_CREATE, 0o644)
+		f, err := safefile.OpenInPlace(path, os.O_RDWR|os.O_CREATE, 0o644)
 		if err != nil {
 			return nil, fmt.Errorf("pid file: %w", err)
 		}
@@ -233,6 +233,11 @@ func (a *App) StartHTTP(root string) {
 		a.warnf("HTTP server not started: %v", err)
 		return
 	}
+	// Said here rather than only in the log of a server that exits.
+	if err := safefile.CheckInPlace(pidFile(root)); err != nil {
+		a.warnf("HTTP server not started: pid file: %v", err)
+		return
+	}
 	ln, err := net.Listen("tcp", addr)
 	if errors.Is(err, syscall.EADDRINUSE) {
 		a.warnf("HTTP server not started: %s is in use (MAS_HTTP_PORT chooses another port, MAS_HTTP=off none)", addr)
@@ -265,17 +270,15 @@ func (a *App) launchServer(root string, ln *net.TCPListener) (int, error) {
 	if a.Exe == "" || a.Environ == nil {
 		return 0, errors.New("the mas binary or its environment is unknown")
 	}
+	// Each server gets a new log, 0600 from its first instant: with a
+	// token it holds the page's login URL, which must not reach whoever
+	// opened an older log, when its mode let them.
 	logPath := logFile(root)
-	logf, err := safefile.Open(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	logf, err := safefile.Replace(logPath, 0o600)
 	if err != nil {
 		return 0, err
 	}
 	defer logf.Close()
-	// With a token the log holds the page's login URL: only its owner may
-	// read it, whatever mode an older log had.
-	if err := logf.Chmod(0o600); err != nil {
-		return 0, err
-	}
 	ready, readyW, err := os.Pipe()
 	if err != nil {
 		return 0, err

@@ -2,12 +2,19 @@ package app
 
 import (
 	"bufio"
+	"bytes"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"mas/internal/safefile"
+	"mas/tmux"
 )
 
 // TestHoldPidFileHelper is not a test: run by TestServerIdentityIsTheLock
@@ -111,4 +118,48 @@ func holdPidFileElsewhere(t *testing.T, path string) *exec.Cmd {
 		t.Fatalf("helper: %q, %v", line, err)
 	}
 	return helper
+}
+
+// TestPidFileWithAnotherNameIsNeverWritten: the server empties its pid
+// file and writes its pid there; a hard link would make that any file of
+// the user's (issue 24 point 5).
+func TestPidFileWithAnotherNameIsNeverWritten(t *testing.T) {
+	root := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "bashrc")
+	os.WriteFile(outside, []byte("keep\n"), 0o600)
+	if err := os.Link(outside, pidFile(root)); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := lockPidFile(pidFile(root)); !errors.Is(err, safefile.ErrHardLink) {
+		f.Close()
+		t.Fatalf("lockPidFile: %v, want ErrHardLink", err)
+	}
+	var progress bytes.Buffer
+	a := &App{Env: Env{Getenv: func(string) string { return "" }, Environ: os.Environ, Exe: "/bin/false"}, Progress: &progress}
+	a.StartHTTP(root)
+	if want := "mas: warning: HTTP server not started: pid file: " + pidFile(root) + ": has more than one hard link (2 names)\n"; progress.String() != want {
+		t.Errorf("StartHTTP said %q, want %q", progress.String(), want)
+	}
+	if data, _ := os.ReadFile(outside); string(data) != "keep\n" {
+		t.Fatalf("the file outside was written: %q", data)
+	}
+}
+
+// TestTmuxGetsNoSecret: tmux passes its environment to the server it
+// starts and to new sessions, so to every agent (issue 24).
+func TestTmuxGetsNoSecret(t *testing.T) {
+	environ := func() []string {
+		return []string{"HOME=/h", "MAS_API_TOKEN=s3cret", "TMUX_TMPDIR=/t", listenFDEnv + "=3", readyFDEnv + "=4", "MAS_API_TOKENX=kept", "PATH=/bin"}
+	}
+	a := New(Env{Getenv: func(string) string { return "" }, Environ: environ}, io.Discard)
+	want := []string{"HOME=/h", "TMUX_TMPDIR=/t", "MAS_API_TOKENX=kept", "PATH=/bin"}
+	for name, c := range map[string]tmux.Client{"Tmux": a.Tmux, "AnyServer": a.AnyServer} {
+		if got := c.(*tmux.Runner).Env; !slices.Equal(got, want) {
+			t.Errorf("%s runs tmux with %q, want %q", name, got, want)
+		}
+	}
+	// Unknown, it is inherited, as before.
+	if got := New(Env{Getenv: func(string) string { return "" }}, io.Discard).Tmux.(*tmux.Runner).Env; got != nil {
+		t.Errorf("without Environ: %q, want nil", got)
+	}
 }

@@ -12,14 +12,15 @@ import (
 // PrepareLogs readies logDir for the panes' logs (Spec.LogDir), making it
 // 0700 when missing; made says it did. tmux appends to each agent's log
 // with the shell's ">>", which follows links and waits on a FIFO: a
-// logDir that is a link or no directory, or an agent's log that is a link
-// or not a regular file, is refused before anything starts.
+// logDir that is a link or no directory, or an agent's log that is a link,
+// not a regular file or a file with another name (a hard link), is refused
+// before anything starts.
 func PrepareLogs(logDir string) (made bool, err error) {
 	if err := safefile.CheckDir(logDir); err != nil {
 		return false, err
 	}
 	for _, id := range roster.IDs() {
-		if err := safefile.CheckReplaceable(AgentLog(logDir, id)); err != nil {
+		if err := safefile.CheckInPlace(AgentLog(logDir, id)); err != nil {
 			return false, err
 		}
 	}

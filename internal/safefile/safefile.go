@@ -1,8 +1,9 @@
 // Package safefile opens files that a user can edit or replace by hand:
 // it follows no symbolic link in the last element of a path (but for the
 // …Follow functions, for a path the user named), never blocks on a FIFO or
-// a device, accepts only regular files, and reads at most a given number
-// of bytes.
+// a device, accepts only regular files, writes in place only to a file
+// with no other name (a hard link), and reads at most a given number of
+// bytes.
 package safefile
 
 import (
@@ -20,12 +21,13 @@ var (
 	ErrSymlink    = errors.New("is a symbolic link")
 	ErrNotRegular = errors.New("not a regular file")
 	ErrTooLarge   = errors.New("too large")
+	ErrHardLink   = errors.New("has more than one hard link")
 )
 
 // Error is a file that safefile refuses.
 type Error struct {
 	Path string
-	Err  error // ErrSymlink, ErrNotRegular or ErrTooLarge
+	Err  error // ErrSymlink, ErrNotRegular, ErrTooLarge or ErrHardLink
 	Info string
 }
 
@@ -53,6 +55,40 @@ func Open(path string, flag int, perm os.FileMode) (*os.File, error) {
 // FILE): a link is followed, but what it leads to must be a regular file.
 func OpenFollow(path string, flag int, perm os.FileMode) (*os.File, error) {
 	return open(path, flag, perm)
+}
+
+// OpenInPlace is Open for a file that mas writes in place (appends to,
+// truncates, rewrites): the file opened must also have a single name. A
+// hard link is a second name for the same file, which may be anywhere
+// (~/.bashrc linked as a log): writing through it would write there. The
+// link count is read from the descriptor, so the file checked is the file
+// written.
+func OpenInPlace(path string, flag int, perm os.FileMode) (*os.File, error) {
+	f, err := Open(path, flag, perm)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil {
+		err = checkLinks(path, fi)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// checkLinks refuses a file with more than one name.
+func checkLinks(path string, fi fs.FileInfo) error {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fmt.Errorf("%s: cannot count its hard links", path)
+	}
+	if st.Nlink > 1 {
+		return &Error{Path: path, Err: ErrHardLink, Info: fmt.Sprintf("%d names", st.Nlink)}
+	}
+	return nil
 }
 
 func open(path string, flag int, perm os.FileMode) (*os.File, error) {
@@ -142,29 +178,60 @@ var ErrNotDir = errors.New("not a directory")
 // silently turn a link somebody made into a file, and hide the mistake.
 // A path that does not exist is fine.
 func CheckReplaceable(path string) error {
-	return check(path, fs.FileMode.IsRegular, ErrNotRegular)
+	_, err := check(path, fs.FileMode.IsRegular, ErrNotRegular)
+	return err
+}
+
+// CheckInPlace refuses a path that mas, or a program it starts, is to
+// write in place when it is a symbolic link, something other than a
+// regular file, or a file with more than one name (see OpenInPlace). A
+// path that does not exist is fine.
+func CheckInPlace(path string) error {
+	fi, err := check(path, fs.FileMode.IsRegular, ErrNotRegular)
+	if err != nil || fi == nil {
+		return err
+	}
+	return checkLinks(path, fi)
 }
 
 // CheckDir refuses a directory path that is a symbolic link or not a
 // directory, so that nothing is made or written through it; a path that
 // does not exist is fine.
 func CheckDir(path string) error {
-	return check(path, fs.FileMode.IsDir, ErrNotDir)
+	_, err := check(path, fs.FileMode.IsDir, ErrNotDir)
+	return err
 }
 
-func check(path string, ok func(fs.FileMode) bool, notOK error) error {
+// ChmodDir sets the mode of the directory at path through a descriptor
+// opened without following a link: a directory replaced by a link since
+// it was made gives its mode to nothing else.
+func ChmodDir(path string, perm os.FileMode) error {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_DIRECTORY|openFlags, 0)
+	if err != nil {
+		if cerr := CheckDir(path); cerr != nil {
+			return cerr
+		}
+		return err
+	}
+	defer f.Close()
+	return f.Chmod(perm)
+}
+
+// check refuses a path that is a symbolic link or whose mode is not ok,
+// and returns what is there: nil when nothing is.
+func check(path string, ok func(fs.FileMode) bool, notOK error) (fs.FileInfo, error) {
 	fi, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil
+		return nil, nil
 	case err != nil:
-		return err
+		return nil, err
 	case fi.Mode()&fs.ModeSymlink != 0:
-		return &Error{Path: path, Err: ErrSymlink}
+		return nil, &Error{Path: path, Err: ErrSymlink}
 	case !ok(fi.Mode()):
-		return &Error{Path: path, Err: notOK, Info: describe(fi.Mode())}
+		return nil, &Error{Path: path, Err: notOK, Info: describe(fi.Mode())}
 	}
-	return nil
+	return fi, nil
 }
 
 // WriteAtomic replaces path with data, mode perm, through a temporary file
@@ -175,15 +242,12 @@ func WriteAtomic(path string, data []byte, perm os.FileMode) error {
 	if err := CheckReplaceable(path); err != nil {
 		return fmt.Errorf("write %w", err)
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	f, err := createTemp(path, perm)
 	if err != nil {
-		return err
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	tmp := f.Name()
 	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(perm)
-	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -195,4 +259,44 @@ func WriteAtomic(path string, data []byte, perm os.FileMode) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
+}
+
+// Replace puts a new, empty file of mode perm at path and returns it open
+// for writing. The file is made under a temporary name in the same
+// directory, exclusively and with mode perm from its first instant, then
+// renamed over path: a process that had opened the old file, when its
+// mode let it, reads nothing written to the new one. So a secret is
+// written only through Replace, never into a file that exists. A link or
+// special file at path is refused, never followed or replaced; a process
+// killed before the rename leaves a temporary file, never path half-made.
+func Replace(path string, perm os.FileMode) (*os.File, error) {
+	if err := CheckReplaceable(path); err != nil {
+		return nil, fmt.Errorf("replace %w", err)
+	}
+	f, err := createTemp(path, perm)
+	if err != nil {
+		return nil, fmt.Errorf("replace %s: %w", path, err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, fmt.Errorf("replace %s: %w", path, err)
+	}
+	return f, nil
+}
+
+// createTemp makes a new file of mode perm, named after path, in its
+// directory: os.CreateTemp makes it exclusively (O_EXCL), mode 0600 or
+// less, and perm is set on the descriptor before anything is written.
+func createTemp(path string, perm os.FileMode) (*os.File, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Chmod(perm); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, err
+	}
+	return f, nil
 }

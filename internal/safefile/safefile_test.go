@@ -2,6 +2,7 @@ package safefile
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,27 +74,57 @@ func TestReadFile(t *testing.T) {
 	}
 }
 
-func TestWriteAtomicRefusesLinks(t *testing.T) {
-	dir := t.TempDir()
-	outside := filepath.Join(t.TempDir(), "victim")
-	os.WriteFile(outside, []byte("keep"), 0o600)
-	p := filepath.Join(dir, "index")
-	os.Symlink(outside, p)
-	if err := WriteAtomic(p, []byte("new"), 0o600); !errors.Is(err, ErrSymlink) {
-		t.Fatalf("WriteAtomic over a link: %v, want ErrSymlink", err)
+// TestReplacingRefusesLinks: WriteAtomic and Replace put a new file at a
+// path; a link there is neither followed nor replaced, a FIFO is not
+// replaced, and no temporary file is left behind.
+func TestReplacingRefusesLinks(t *testing.T) {
+	writers := map[string]func(path string, perm os.FileMode) error{
+		"WriteAtomic": func(p string, perm os.FileMode) error { return WriteAtomic(p, []byte("new"), perm) },
+		"Replace": func(p string, perm os.FileMode) error {
+			f, err := Replace(p, perm)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			_, err = f.WriteString("new")
+			return err
+		},
 	}
-	if data, _ := os.ReadFile(outside); string(data) != "keep" {
-		t.Fatalf("the link's target was written: %q", data)
-	}
-	if fi, err := os.Lstat(p); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		t.Fatal("the link was replaced")
-	}
-	q := filepath.Join(dir, "new")
-	if err := WriteAtomic(q, []byte("x"), 0o640); err != nil {
-		t.Fatal(err)
-	}
-	if fi, _ := os.Stat(q); fi.Mode().Perm() != 0o640 {
-		t.Fatalf("mode %v", fi.Mode())
+	for name, write := range writers {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			outside := filepath.Join(t.TempDir(), "victim")
+			os.WriteFile(outside, []byte("keep"), 0o600)
+			p := filepath.Join(dir, "index")
+			os.Symlink(outside, p)
+			if err := write(p, 0o600); !errors.Is(err, ErrSymlink) {
+				t.Fatalf("over a link: %v, want ErrSymlink", err)
+			}
+			if data, _ := os.ReadFile(outside); string(data) != "keep" {
+				t.Fatalf("the link's target was written: %q", data)
+			}
+			if fi, err := os.Lstat(p); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+				t.Fatal("the link was replaced")
+			}
+			fifo := filepath.Join(dir, "fifo")
+			syscall.Mkfifo(fifo, 0o600)
+			if err := write(fifo, 0o600); !errors.Is(err, ErrNotRegular) {
+				t.Fatalf("over a FIFO: %v, want ErrNotRegular", err)
+			}
+			q := filepath.Join(dir, "new")
+			if err := write(q, 0o640); err != nil {
+				t.Fatal(err)
+			}
+			if fi, _ := os.Stat(q); fi.Mode().Perm() != 0o640 {
+				t.Fatalf("mode %v", fi.Mode())
+			}
+			if data, _ := os.ReadFile(q); string(data) != "new" {
+				t.Fatalf("new file reads %q", data)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 3 {
+				t.Errorf("left beside them: %v", entries)
+			}
+		})
 	}
 }
 
@@ -123,5 +154,103 @@ func TestOpenFIFOForWritingSaysFIFO(t *testing.T) {
 	_, err := Open(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "a FIFO") {
 		t.Fatalf("Open: %v, want ErrNotRegular naming a FIFO", err)
+	}
+}
+
+func TestInPlaceRefusesAnotherName(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "bashrc")
+	os.WriteFile(outside, []byte("keep\n"), 0o600)
+	linked := filepath.Join(dir, "linked")
+	if err := os.Link(outside, linked); err != nil {
+		t.Fatal(err)
+	}
+	single := filepath.Join(dir, "single")
+	os.WriteFile(single, []byte("x\n"), 0o600)
+	tests := []struct {
+		why  string
+		path string
+		err  error
+	}{
+		{"a file with one name is written in place", single, nil},
+		{"a missing file is made", filepath.Join(dir, "new"), nil},
+		{"issue 24 point 5: a hard link makes an append land in a file outside the root", linked, ErrHardLink},
+		{"a symbolic link is refused as by Open", filepath.Join(dir, "sym"), ErrSymlink},
+	}
+	os.Symlink(single, filepath.Join(dir, "sym"))
+	for _, tt := range tests {
+		t.Run(tt.why, func(t *testing.T) {
+			if err := CheckInPlace(tt.path); !errors.Is(err, tt.err) {
+				t.Errorf("CheckInPlace: %v, want %v", err, tt.err)
+			}
+			f, err := OpenInPlace(tt.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+			if !errors.Is(err, tt.err) {
+				t.Fatalf("OpenInPlace: %v, want %v", err, tt.err)
+			}
+			if err != nil {
+				if !strings.Contains(err.Error(), tt.path) {
+					t.Errorf("error %q does not name %s", err, tt.path)
+				}
+				return
+			}
+			f.Close()
+		})
+	}
+	if data, _ := os.ReadFile(outside); string(data) != "keep\n" {
+		t.Fatalf("the file outside was written: %q", data)
+	}
+}
+
+func TestReplaceNeverWritesIntoAnOpenFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "log")
+	os.WriteFile(p, []byte("old\n"), 0o644)
+	os.Chmod(p, 0o644)
+	before, _ := os.Stat(p)
+	// Opened while its mode let anyone (issue 24 point 4).
+	held, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	f, err := Replace(p, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("secret\n")
+	f.Close()
+	if data, _ := io.ReadAll(held); string(data) != "old\n" {
+		t.Errorf("the descriptor opened before reads %q", data)
+	}
+	after, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if os.SameFile(before, after) || after.Mode().Perm() != 0o600 {
+		t.Errorf("path is the old file or mode %v, want a new file, 0600", after.Mode().Perm())
+	}
+	if data, _ := os.ReadFile(p); string(data) != "secret\n" {
+		t.Errorf("path reads %q", data)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(p)); len(entries) != 1 {
+		t.Errorf("left beside it: %v", entries)
+	}
+}
+
+func TestChmodDirNeverFollowsALink(t *testing.T) {
+	target := t.TempDir()
+	os.Chmod(target, 0o700)
+	link := filepath.Join(t.TempDir(), "sessions")
+	os.Symlink(target, link)
+	if err := ChmodDir(link, 0o755); !errors.Is(err, ErrSymlink) {
+		t.Errorf("ChmodDir through a link: %v, want ErrSymlink", err)
+	}
+	if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o700 {
+		t.Errorf("the link's target became %v", fi.Mode().Perm())
+	}
+	if err := ChmodDir(target, 0o750); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o750 {
+		t.Errorf("mode %v, want 0750", fi.Mode().Perm())
 	}
 }
