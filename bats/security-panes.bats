@@ -117,3 +117,47 @@ wait_file() {
 	run grep -cF "${patterns[@]}" <<<"$output"
 	assert_output 0
 }
+
+# bats test_tags=security
+@test "bidirectional controls in a window name that tmux took from a program's argv[0], or in a session's name, show as U+FFFD in status and in the messages that name the session" {
+	local id team name shown hand
+	run --separate-stderr mas session create --no-attach
+	assert_success
+	id="$output"
+	team="mas-${id:0:8}"
+	wait_agents
+	# A window the user opens in the team is named by tmux after the
+	# program in front (automatic-rename), whose argv[0] data can choose:
+	# here with a right-to-left override, which tmux keeps (it escapes
+	# only control characters): shown as it is, "w" then "txt.exe".
+	local r=$'\xef\xbf\xbd' # U+FFFD
+	name=$'w\xe2\x80\xaeexe.txt'
+	shown="w${r}exe.txt"
+	tmux new-window -d -t "=$team:" -- bash -c 'exec -a "$1" sh -c "while :; do echo; sleep 0.2; done"' bash "$name"
+	for _ in $(seq 1200); do
+		tmux list-windows -t "=$team" -F '#{window_name}' | grep -qxF "$name" && break
+		sleep 0.05
+	done
+	tmux list-windows -t "=$team" -F "#{window_name}" | grep -qxF "$name" || fail "tmux never named the window after its program"
+	MAS_SESSION_ID="$id" run --separate-stderr mas status --detail
+	assert_success
+	assert_line "  $shown (1 panes)"
+	MAS_SESSION_ID="$id" run --separate-stderr mas status --detail --json
+	assert_success
+	[ "$(jq -r '.windows[-1].name' <<<"$output")" = "$shown" ] || fail "$output"
+
+	# A session that a tool named after a directory.
+	hand=$'mas-\xe2\x80\xaeabc'
+	tmux new-session -d -s "$hand" -- sleep 3600
+	run --separate-stderr mas status
+	assert_failure
+	[[ "$stderr" == *"mas-${r}abc"* && "$stderr" != *$'\xe2\x80\xae'* ]] || fail "$stderr"
+	run mas session stop "$id"
+	assert_success
+	run --separate-stderr mas stop
+	assert_failure
+	[[ "$stderr" == *"not stopping mas-${r}abc without confirmation"* ]] || fail "$stderr"
+	run --separate-stderr mas status
+	assert_success
+	assert_line "Session: mas-${r}abc"
+}

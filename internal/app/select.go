@@ -28,6 +28,11 @@ type Selected struct {
 	Panes []layout.PaneInfo // the session's panes, in order
 }
 
+// Shown is the session's name as messages show it: a session mas did not
+// make may have a name that a tool took from a directory, with
+// bidirectional controls that tmux keeps (layout.Printable).
+func (s Selected) Shown() string { return layout.Printable(s.Name) }
+
 // Select picks the session for send, status, stop and attach:
 // MAS_SESSION_ID or MAS_SESSION_NAME when set; else the current tmux
 // session when it is a mas-* one; else the project's legacy session named
@@ -162,6 +167,9 @@ func (a *App) Select(ctx context.Context, hint string) (Selected, error) {
 	case 1:
 		return pick(mas[0])
 	}
+	for i, n := range mas {
+		mas[i] = layout.Printable(n) // for people only: see Selected.Shown
+	}
 	return Selected{}, &SeveralError{Names: mas}
 }
 
@@ -211,7 +219,9 @@ func runs(s *isolated.Session, names map[string]bool) bool {
 // SeveralError is a selection without a hint among several sessions. Its
 // message tells the command line's user how to choose; the API tells its
 // client in its own terms.
-type SeveralError struct{ Names []string }
+type SeveralError struct {
+	Names []string // as messages show them (layout.Printable)
+}
 
 func (e *SeveralError) Error() string {
 	return fmt.Sprintf("several mas sessions are running (%s): choose one with MAS_SESSION_NAME=<name> or MAS_SESSION_ID=<id>",

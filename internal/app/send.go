@@ -19,7 +19,7 @@ func (a *App) Deliver(ctx context.Context, sel Selected, ids []string, text stri
 	for _, id := range ids {
 		p, ok := byAgent[id]
 		if !ok {
-			failed = append(failed, fmt.Sprintf("agent %s has no pane in %s", id, sel.Name))
+			failed = append(failed, fmt.Sprintf("agent %s has no pane in %s", id, sel.Shown()))
 			continue
 		}
 		// A shell does not always take a paste as one: without bracketed

@@ -42,7 +42,7 @@ type Status struct {
 // Status describes the selected session from the panes its selection
 // already listed: no further tmux call.
 func (a *App) Status(sel Selected) Status {
-	st := Status{Session: sel.Name, HTTPServer: a.HTTPServer(sel.Root), Workspace: sel.Root}
+	st := Status{Session: sel.Shown(), HTTPServer: a.HTTPServer(sel.Root), Workspace: sel.Root}
 	if sel.Iso != nil {
 		st.Workspace = sel.Iso.Dir
 	}
@@ -54,9 +54,13 @@ func (a *App) Status(sel Selected) Status {
 	if len(sel.Panes) > 0 {
 		st.StartedAt = sel.Panes[0].Created.Format(time.DateTime)
 	}
+	// A window the user opened is named by tmux after its program's
+	// argv[0], which data can choose: shown as layout.Printable makes it.
+	last := ""
 	for _, p := range sel.Panes {
-		if n := len(st.Windows); n == 0 || st.Windows[n-1].Name != p.Window {
-			st.Windows = append(st.Windows, WindowStatus{Name: p.Window})
+		if n := len(st.Windows); n == 0 || last != p.Window {
+			st.Windows = append(st.Windows, WindowStatus{Name: layout.Printable(p.Window)})
+			last = p.Window
 		}
 		st.Windows[len(st.Windows)-1].Panes++
 	}

@@ -24,9 +24,9 @@ func (a *App) Stop(ctx context.Context, sel Selected) error {
 		return err
 	}
 	if err != nil {
-		return fmt.Errorf("cannot stop session %s: %w", sel.Name, err)
+		return fmt.Errorf("cannot stop session %s: %w", sel.Shown(), err)
 	}
-	fmt.Fprintf(a.Progress, "[INFO] Stopped session %s\n", sel.Name)
+	fmt.Fprintf(a.Progress, "[INFO] Stopped session %s\n", sel.Shown())
 	a.StopHTTPIfIdle(ctx, sel.Root)
 	return nil
 }

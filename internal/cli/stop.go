@@ -17,9 +17,9 @@ func (a *App) stop(ctx context.Context, cc *ucli.Context) error {
 	}
 	if !cc.Bool("force") {
 		if !a.e.StdinTTY {
-			return fmt.Errorf("stop: not stopping %s without confirmation: stdin is not a terminal (use --force)", sel.Name)
+			return fmt.Errorf("stop: not stopping %s without confirmation: stdin is not a terminal (use --force)", sel.Shown())
 		}
-		fmt.Fprintf(a.e.Stderr, "Stop session '%s'? (y/N): ", sel.Name)
+		fmt.Fprintf(a.e.Stderr, "Stop session '%s'? (y/N): ", sel.Shown())
 		line, _ := bufio.NewReader(a.e.Stdin).ReadString('\n')
 		if answer := strings.TrimSpace(line); answer != "y" && answer != "Y" {
 			fmt.Fprintln(a.e.Stderr, "[INFO] Cancelled")

@@ -64,7 +64,7 @@ func Capture(ctx context.Context, c tmux.Client, panes []string, n int) (map[str
 		line = strings.TrimSuffix(line, "\n")
 		i, ok := markerIndex(line, nonce, len(panes))
 		if !ok {
-			block = append(block, screenText(line))
+			block = append(block, Printable(line))
 			continue
 		}
 		got[panes[i]] = lastLines(block, n)
@@ -102,13 +102,16 @@ func lastLines(lines []string, n int) []string {
 	return lines
 }
 
-// screenText makes a captured line safe to print on a terminal or a page:
-// bytes that are not UTF-8, control characters but tab (which tmux does
-// not let into a screen, but a line should not be trusted to lack) and the
-// bidirectional controls (isBidiControl) become U+FFFD, so that showing an
-// agent's screen can never drive the terminal that shows it, nor reorder
-// the text around them on a terminal or a page.
-func screenText(line string) string {
+// Printable makes text that tmux gives as it is safe to print on a
+// terminal or a page: a captured line, or a name that a program or a tool
+// chose (a window that tmux names after its program's argv[0], a session
+// named after a directory). Bytes that are not UTF-8, control characters
+// but tab (which tmux does not let into a screen or a name, but its text
+// should not be trusted to lack) and the bidirectional controls
+// (isBidiControl), which tmux keeps, become U+FFFD, so that showing it can
+// never drive the terminal that shows it, nor reorder the text around it
+// on a terminal or a page.
+func Printable(line string) string {
 	line = strings.ToValidUTF8(line, "\uFFFD")
 	return strings.Map(func(r rune) rune {
 		if r < 0x20 && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 || isBidiControl(r) {

@@ -146,7 +146,7 @@ func TestScreenText(t *testing.T) {
 		{"\u200d\u2060\u05d0\u0627 \u200b", "\u200d\u2060\u05d0\u0627 \u200b", "joiners, a zero-width space, Hebrew and Arabic letters stay: text, not controls"},
 	}
 	for _, tt := range tests {
-		if got := screenText(tt.in); got != tt.want {
+		if got := Printable(tt.in); got != tt.want {
 			t.Errorf("%s: %q, want %q", tt.why, got, tt.want)
 		}
 	}
