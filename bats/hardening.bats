@@ -22,26 +22,41 @@ no_active_without_tmux() {
 	done
 }
 
-@test "a create killed at any step leaves nothing listed active or creating; prune cleans up" {
-	local crash="$BATS_TEST_TMPDIR/mas-crash"
-	(cd "$BATS_TEST_DIRNAME/.." && go build -tags crashtest -o "$crash" .)
+@test "a create killed at any step leaves nothing listed active without its agents, or creating; prune cleans up what never held work" {
+	crash_bin
 	local step
 	for step in mkdir templates files register tmux; do
-		MAS_TEST_CRASH_AT="$step" run "$crash" session create --no-attach 3>&-
+		MAS_TEST_CRASH_AT="$step" run "$CRASH" session create --no-attach 3>&-
 		[ "$status" -eq 137 ] || fail "step $step: exit $status (the crash hook did not fire)"
 		no_active_without_tmux
 	done
-	# Every creator is dead: none of them is "creating" (issue 14, point 7),
-	# not even the one whose tmux session runs.
+	# Every creator is dead: none of them is "creating" (issue 14, point
+	# 7). The one killed once tmux built the team runs: tmux, with the
+	# marks its creator set, says so (issue 24).
 	run --separate-stderr mas session list --json
-	[ "$(jq '[.sessions[] | select(.status == "error" and .error == "creation interrupted")] | length' <<<"$output")" = 5 ] || fail "$output"
+	[ "$(jq '[.sessions[] | select(.status == "error" and .error == "creation interrupted")] | length' <<<"$output")" = 4 ] || fail "$output"
+	[ "$(jq -r '[.sessions[] | select(.status == "active") | .tmuxSession] | join(" ")' <<<"$output")" = "$(tmux ls -F '#{session_name}')" ] || fail "$output"
 	run --separate-stderr mas session prune
 	assert_success
 	[ "${#lines[@]}" = 4 ]
-	# Prune leaves the one whose tmux session runs.
+	# Prune leaves the one whose agents run; rm needs --force for it.
 	run --separate-stderr mas session list --json
-	[ "$(jq -r '[.sessions[].status] | join(" ")' <<<"$output")" = error ]
+	[ "$(jq -r '[.sessions[].status] | join(" ")' <<<"$output")" = active ]
+	local id
+	id="$(jq -r '.sessions[0].sessionId' <<<"$output")"
 	[ "$(jq '.sessions | length' "$ROOT/sessions/.sessions.index")" = 1 ]
+	run --separate-stderr mas session rm "$id"
+	assert_failure 1
+	[[ "$stderr" == *"it is running in tmux session mas-${id:0:8}"* ]] || fail "$stderr"
+	# Once its agents are gone by other means, it is still an interrupted
+	# creation, and prune keeps what they may have written.
+	tmux kill-session -t "=mas-${id:0:8}"
+	run --separate-stderr mas session prune
+	assert_success
+	assert_output ""
+	[[ "$stderr" == *"mas: warning: session $id left as it is: its creation was interrupted after its agents started; mas session rm removes it"* ]] || fail "$stderr"
+	run --separate-stderr mas session rm "$id"
+	assert_success
 	# The release binary has no crash hook.
 	MAS_TEST_CRASH_AT="mkdir" run --separate-stderr mas session create --no-attach
 	assert_success

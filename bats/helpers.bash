@@ -289,6 +289,14 @@ hold_flock() {
 	fail "the lock on $1 was not taken"
 }
 
+# crash_bin builds mas with its crash points (go build -tags crashtest:
+# MAS_TEST_CRASH_AT=<step> kills it there with SIGKILL) into CRASH.
+crash_bin() {
+	CRASH="$BATS_TEST_TMPDIR/mas-crash"
+	(cd "$BATS_TEST_DIRNAME/.." && GOCACHE="${MAS_GOCACHE:-$(go env GOCACHE)}" GOMODCACHE="${MAS_GOMODCACHE:-$(go env GOMODCACHE)}" \
+		go build -tags crashtest -o "$CRASH" .)
+}
+
 # use_idle_agent makes the agent of every pane a process that only sleeps,
 # run by /bin/sh: for tests about files and tmux, not about agents.
 use_idle_agent() {

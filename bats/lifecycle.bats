@@ -251,6 +251,84 @@ refused() {
 	assert_success
 }
 
+@test "a resume killed with SIGKILL once tmux built the team: its agents run for every command until session stop, which clears its marker" {
+	crash_bin
+	local step
+	for step in resume-tmux resume-active; do
+		new_stopped_session
+		echo work >"$ROOT/sessions/$ID/unit/00/work.txt"
+		MAS_TEST_CRASH_AT="$step" run "$CRASH" session resume "$ID" 3>&-
+		[ "$status" -eq 137 ] || fail "step $step: exit $status (the crash hook did not fire)"
+		wait_agents
+		run --separate-stderr mas session list
+		assert_success
+		assert_line --regexp "^$ID +$NAME +active "
+		MAS_SESSION_ID="$ID" run --separate-stderr mas status
+		assert_success
+		refused "cannot remove session $ID: it is running in tmux session $NAME; stop it first" session rm "$ID"
+		refused "cannot resume session $ID: it is running in tmux session $NAME" session resume "$ID"
+		run --separate-stderr mas session prune
+		assert_success
+		assert_output ""
+		run --separate-stderr mas session stop "$ID"
+		assert_success
+		run tmux has-session -t "=$NAME"
+		assert_failure
+		assert_file_not_exists "$ROOT/sessions/$ID/.creating"
+		# The .session away for a moment (moved to be edited): prune keeps
+		# the session and the agents' work.
+		mv "$ROOT/sessions/$ID/.session" "$BATS_TEST_TMPDIR/.session"
+		run --separate-stderr mas session prune
+		assert_success
+		assert_output ""
+		assert_file_exists "$ROOT/sessions/$ID/unit/00/work.txt"
+		mv "$BATS_TEST_TMPDIR/.session" "$ROOT/sessions/$ID/.session"
+		run --separate-stderr mas session list
+		assert_line --regexp "^$ID +$NAME +stopped "
+	done
+}
+
+# prune_finishes LEFT checks that session list reports LEFT, what an
+# interrupted removal of session ID left, and that session prune finishes
+# that removal: LEFT deleted, ID printed, its index entry gone with one
+# removed line in the journal.
+prune_finishes() {
+	local left="$1"
+	run --separate-stderr mas session list
+	assert_success
+	[ "$stderr" = "mas: warning: $left holds what is left of session $ID, whose removal was interrupted; mas session prune finishes it" ] || fail "$stderr"
+	run --separate-stderr mas session prune
+	assert_success
+	assert_output "$ID"
+	[ "$stderr" = "[INFO] Removed 0 half-made session(s); finished 1 interrupted removal(s)" ] || fail "$stderr"
+	assert_dir_not_exists "$left"
+	[ "$(jq --arg id "$ID" '[.sessions[] | select(.sessionId == $id)] | length' "$ROOT/sessions/.sessions.index")" = 0 ]
+	[ "$(grep -c "^$ID:removed:" "$ROOT/sessions/.index")" = 1 ]
+	run --separate-stderr mas session list
+	assert_success
+	[ "$stderr" = "" ] || fail "$stderr"
+}
+
+@test "a session rm killed with SIGKILL leaves sessions/.removing-*: session list mentions it, prune finishes it" {
+	local left
+	# Killed once it moved the directory aside, before it unregistered
+	# the session.
+	new_stopped_session
+	left="$ROOT/sessions/.removing-${ID:0:8}-123"
+	mkdir "$left"
+	mv "$ROOT/sessions/$ID" "$left/"
+	prune_finishes "$left"
+
+	# Killed by the crash hook once the directory is aside.
+	crash_bin
+	new_stopped_session
+	MAS_TEST_CRASH_AT=remove-moved run "$CRASH" session rm "$ID" 3>&-
+	[ "$status" -eq 137 ] || fail "exit $status (the crash hook did not fire)"
+	left="$(find "$ROOT/sessions" -mindepth 1 -maxdepth 1 -name '.removing-*')"
+	assert_dir_exists "$left/$ID/unit"
+	prune_finishes "$left"
+}
+
 @test "over HTTP: resume, remove, 409 for a running session, the guard, and one log line per request" {
 	new_stopped_session
 	export MAS_API_TOKEN=s3cret-token

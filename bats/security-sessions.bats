@@ -143,9 +143,8 @@ nothing_created() {
 }
 
 @test "a creator killed with SIGKILL leaves nothing creating: listed as interrupted, pruned with its index entry" {
-	local crash="$BATS_TEST_TMPDIR/mas-crash"
-	(cd "$BATS_TEST_DIRNAME/.." && go build -tags crashtest -o "$crash" .)
-	MAS_TEST_CRASH_AT=register run "$crash" session create --no-attach 3>&-
+	crash_bin
+	MAS_TEST_CRASH_AT=register run "$CRASH" session create --no-attach 3>&-
 	[ "$status" -eq 137 ]
 	local id
 	id="$(jq -r '.sessions[0].sessionId' "$ROOT/sessions/.sessions.index")"

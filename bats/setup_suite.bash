@@ -3,6 +3,11 @@
 # (for example the original mas_refactored.sh, to show the suite encodes it).
 
 setup_suite() {
+	# Tests set HOME to a directory of their own: crash_bin builds with the
+	# build and module caches of the user who runs the suite.
+	MAS_GOCACHE="$(go env GOCACHE 2>/dev/null || true)"
+	MAS_GOMODCACHE="$(go env GOMODCACHE 2>/dev/null || true)"
+	export MAS_GOCACHE MAS_GOMODCACHE
 	if [[ -z "${MAS_BIN:-}" ]]; then
 		local repo
 		repo="$(cd "$BATS_TEST_DIRNAME/.." && pwd)"

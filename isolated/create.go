@@ -100,6 +100,11 @@ func create(ctx context.Context, o CreateOptions, id string) (*Session, error) {
 		return nil, undo.fail(ctx, step, err)
 	}
 	crashPoint("register")
+	// From here on the agents may run, and write: prune must keep the
+	// session, whatever becomes of this process.
+	if err := setMarker(marker, markerAgents); err != nil {
+		return nil, undo.fail(ctx, "mark session as starting", err)
+	}
 	if err := startAgents(ctx, o, s); err != nil {
 		// A session of that name that we did not start is left alone.
 		return nil, undo.fail(ctx, "start tmux session", err)
@@ -259,7 +264,7 @@ func claim(ctx context.Context, root, id string) (*os.File, error) {
 			return &StepError{"create session directory", err}
 		}
 		crashPoint("mkdir")
-		f, err := holdMarker(dir)
+		f, err := holdMarker(dir, markerWorkspace)
 		if err != nil {
 			os.Remove(dir)
 			return &StepError{"create session directory", err}

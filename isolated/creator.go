@@ -50,27 +50,81 @@ func creatorOf(dir string) creatorState {
 	return creatorGone
 }
 
-// holdMarker makes the marker in dir and takes its flock.
-func holdMarker(dir string) (*os.File, error) {
-	f, err := safefile.Open(filepath.Join(dir, markerName), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+// What a marker says: which operation holds it and how far it got. A
+// creator writes markerWorkspace when it makes the marker and markerAgents
+// just before it starts the agents; a resumer writes markerResume. Prune
+// removes an interrupted creation only when its marker says
+// markerWorkspace: its agents never ran, so nothing in it is theirs. A
+// marker of an older mas says nothing.
+const (
+	markerWorkspace = "create: workspace\n"
+	markerAgents    = "create: agents\n"
+	markerResume    = "resume\n"
+)
+
+// maxMarker caps what is read of a marker.
+const maxMarker = 64
+
+// holdMarker makes the marker in dir, takes its flock and writes says
+// into it.
+func holdMarker(dir, says string) (*os.File, error) {
+	path := filepath.Join(dir, markerName)
+	f, err := safefile.Open(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return nil, err
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
+		os.Remove(path)
+		return nil, err
+	}
+	if err := setMarker(f, says); err != nil {
+		f.Close()
+		os.Remove(path)
 		return nil, err
 	}
 	return f, nil
 }
 
-// isEmptyDir reports whether dir holds nothing at all: what a creator
-// killed right after making it leaves.
-func isEmptyDir(dir string) bool {
+// setMarker makes the held marker f say says. Killed half-way, it says
+// neither what it said nor says, which counts as "agents may have run".
+func setMarker(f *os.File, says string) error {
+	if _, err := f.WriteAt([]byte(says), 0); err != nil {
+		return err
+	}
+	return f.Truncate(int64(len(says)))
+}
+
+// markerSays is what the marker in dir says, or "" when it says nothing
+// or cannot be read.
+func markerSays(dir string) string {
+	data, err := safefile.ReadFile(filepath.Join(dir, markerName), maxMarker)
+	if err != nil {
+		return ""
+	}
+	return string(data)
+}
+
+// createdBy tells whether what a marker says is a creator's: a marker that
+// says nothing is an older mas's, which only creators left behind.
+func createdBy(says string) bool { return says != markerResume }
+
+// leftAtMkdir reports whether dir holds nothing at all, or nothing but a
+// marker that nobody holds and that says nothing: what a creator killed
+// right after making it leaves.
+func leftAtMkdir(dir string) bool {
 	f, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_DIRECTORY, 0)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	_, err = f.Readdirnames(1)
-	return errors.Is(err, io.EOF)
+	names, err := f.Readdirnames(2)
+	switch {
+	case errors.Is(err, io.EOF):
+		return true
+	case err != nil || len(names) != 1 || names[0] != markerName:
+		return false
+	}
+	fi, err := os.Lstat(filepath.Join(dir, markerName))
+	return err == nil && fi.Mode().IsRegular() && fi.Size() == 0 && creatorOf(dir) == creatorGone
 }

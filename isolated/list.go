@@ -12,8 +12,9 @@ import (
 )
 
 // Listed is one session as "session list" shows it. Status is what the
-// .session file says, reconciled with tmux: an active session whose tmux
-// session is gone is "stopped", one whose file cannot be read is "error".
+// .session file says, reconciled with tmux: a session whose agents run is
+// "active" (see Session.Runs), an active session whose tmux session is gone
+// is "stopped", one whose file cannot be read is "error".
 type Listed struct {
 	Session
 	Error string // why Status is "error"
@@ -60,14 +61,18 @@ func Describe(ctx context.Context, c tmux.Client, root, id string) (Listed, erro
 }
 
 // describe reconciles one session with the live tmux sessions, when known
-// (tmux could be asked). A session whose creator is at work is "creating";
-// one whose creator is gone before it became active is "error" (creation
-// interrupted), whether its tmux session runs or not. An active session
-// whose tmux name no session has, or one that says it is another's (see
-// ownTmux), is "stopped".
+// (tmux could be asked). Whether its agents run is told by tmux (see
+// Session.Runs): such a session is "active", even when its files say
+// stopped or creating (a resume or create killed once tmux built the
+// team). Otherwise a session whose creator is at work is "creating"; one
+// whose creator is gone before it became active is "error" (creation
+// interrupted); an active one is "stopped". A session whose files cannot
+// be read is "error", its error saying so when a tmux session marked as
+// its own runs.
 func describe(root, id string, running []layout.Ref, known bool) Listed {
 	dir := Dir(root, id)
 	creator := creatorOf(dir)
+	ref, named := tmuxNamed(running, TmuxName(id))
 	s, err := Load(root, id)
 	if err != nil {
 		l := Listed{Session: Session{ID: id, TmuxName: TmuxName(id), Status: "error", Dir: dir,
@@ -75,31 +80,54 @@ func describe(root, id string, running []layout.Ref, known bool) Listed {
 		switch {
 		case creator == creatorLive:
 			l.Status = "creating"
-		case creator == creatorGone || isEmptyDir(dir):
+		case creator == creatorGone && markerSays(dir) != markerResume || leftAtMkdir(dir):
 			l.Error = "creation interrupted"
 		default:
 			l.Error = err.Error()
+		}
+		if named && marksSession(ref.Owner, root, id) {
+			// Its agents run: stop ends them (and cannot record it).
+			l.Error = "its agents run in tmux session " + l.TmuxName + "; " + l.Error
 		}
 		return l
 	}
 	l := Listed{Session: *s}
 	switch {
 	case s.Status == "creating" && creator == creatorLive:
+	case known && named && s.Runs(ref.Owner):
+		l.Status = "active"
 	case s.Status == "creating":
 		l.Status, l.Error = "error", "creation interrupted"
-	case !known:
-	case s.Status == "active" && !ownTmux(running, s):
+	case known && s.Status == "active":
 		l.Status = "stopped"
 	}
 	return l
 }
 
-// ownTmux tells whether the tmux session of s's name is among the running
-// ones and does not say that it is another session's (layout.Owner): two
-// roots can hold the same id, hence the same tmux name.
-func ownTmux(running []layout.Ref, s *Session) bool {
+// runsIn tells whether the agents of s run in one of the running tmux
+// sessions (see Session.Runs).
+func runsIn(running []layout.Ref, s *Session) bool {
 	ref, ok := tmuxNamed(running, s.TmuxName)
-	return ok && !ref.Owner.Foreign(s.Owner())
+	return ok && s.Runs(ref.Owner)
+}
+
+// Runs tells whether a tmux session of s's name that says owner of itself
+// (layout.Owner) runs s's agents. Its marks decide when it has them: marks
+// that name s (its root, its mode and its id) were set by the create or
+// resume that started it, whatever s's files say (that create or resume
+// may have been killed before it wrote them); other marks are another
+// session's. A tmux session without marks (made by an older mas, or by
+// hand) runs s's agents unless s's files say stopped.
+func (s *Session) Runs(owner layout.Owner) bool {
+	if owner.Marked() {
+		return marksSession(owner, s.Root, s.ID)
+	}
+	return s.Status != "stopped"
+}
+
+// marksSession tells whether owner names the isolated session id of root.
+func marksSession(owner layout.Owner, root, id string) bool {
+	return owner.Mode == "isolated" && owner.ID == id && layout.SamePath(owner.Root, root)
 }
 
 // tmuxNamed finds the tmux session called name among the running ones.

@@ -9,49 +9,65 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"mas/internal/layout"
+	"mas/internal/safefile"
 	"mas/tmux"
 )
 
-// Prune removes what interrupted creations left, and nothing else: a
-// session directory that is completely empty (a creator killed right
-// after making it), and a session whose creator is gone, whose tmux
-// session does not run, and whose .session reads fine and says
-// "creating" (or was never written, next to a marker nobody holds). A
-// session whose .session cannot be read, or is inconsistent, is reported
-// to warn and left alone: a hand edit must never cost the work in it.
+// Prune removes what interrupted creations and removals left, and nothing
+// that may hold work.
+//
+// A session directory is removed when it holds nothing (a creator killed
+// right after making it, perhaps with its marker), or when its creator is
+// gone, its tmux session does not run, its .session reads fine and says
+// "creating" (or was never written), its marker says that the creator had
+// not started the agents (so nothing in it is theirs), and the journal
+// never recorded it active. A session whose .session cannot be read, or is
+// inconsistent, and an interrupted creation that may hold work (its agents
+// started, or a marker of an older mas that does not say) are reported to
+// warn and left alone: a hand edit must never cost the work in it, and
+// "mas session rm" removes what the user wants gone.
+//
+// What a removal killed before it ended left (see Removals) is deleted,
+// and the session's index entry dropped with a "removed" journal line,
+// as the removal would have done.
 //
 // Prune also repairs the index: it drops entries whose id is not a
 // canonical UUID, repeated entries and entries whose directory is gone,
 // and rebuilds a corrupt index from the session directories. It never
-// removes a directory because of an index entry. It returns the ids it
-// removed.
-func Prune(ctx context.Context, c tmux.Client, root string, now time.Time, warn io.Writer) ([]string, error) {
+// removes a directory because of an index entry. It returns the ids of the
+// sessions it removed and of those whose removal it finished.
+func Prune(ctx context.Context, c tmux.Client, root string, now time.Time, warn io.Writer) (removed, finished []string, err error) {
 	if err := checkSessionsDir(root); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if _, err := os.Lstat(sessionsDir(root)); errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	running, err := layout.ListSessions(ctx, c)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	names := layout.RefNames(running)
-	var removed []string
 	err = locked(ctx, root, func() error {
 		// Nothing is removed that the journal could not record.
 		if err := checkRegistry(root); err != nil {
+			return err
+		}
+		var err error
+		if finished, err = finishRemovals(root, now, warn); err != nil {
 			return err
 		}
 		ids, err := IDs(root)
 		if err != nil {
 			return err
 		}
+		j := &journal{root: root}
 		for _, id := range ids {
-			why, err := pruneReason(root, id, names)
+			why, err := pruneReason(root, id, names, j)
 			if err != nil {
 				warnf(warn, "session %s left as it is: %v", id, err)
 			}
@@ -65,12 +81,12 @@ func Prune(ctx context.Context, c tmux.Client, root string, now time.Time, warn 
 		}
 		return repairIndex(root, removed, now, warn)
 	})
-	return removed, err
+	return removed, finished, err
 }
 
 // pruneReason says why session id is to be removed, or "" to keep it;
 // err is what the user must hear about a session that is kept.
-func pruneReason(root, id string, names map[string]bool) (why string, err error) {
+func pruneReason(root, id string, names map[string]bool, j *journal) (why string, err error) {
 	dir := Dir(root, id)
 	fi, err := os.Lstat(dir)
 	switch {
@@ -78,25 +94,68 @@ func pruneReason(root, id string, names map[string]bool) (why string, err error)
 		return "", err
 	case !fi.IsDir():
 		return "", fmt.Errorf("%s is not a directory (a symbolic link?)", dir)
-	case isEmptyDir(dir):
+	case leftAtMkdir(dir):
 		return "empty directory", nil
 	}
 	creator := creatorOf(dir)
 	if creator == creatorLive || names[TmuxName(id)] {
 		return "", nil
 	}
-	s, err := Load(root, id)
-	if err != nil {
-		_, serr := os.Lstat(filepath.Join(dir, ".session"))
-		if creator == creatorGone && errors.Is(serr, fs.ErrNotExist) {
-			return "creation interrupted before its .session was written", nil
+	says := markerSays(dir)
+	s, loadErr := Load(root, id)
+	_, serr := os.Lstat(filepath.Join(dir, ".session"))
+	unwritten := errors.Is(serr, fs.ErrNotExist)
+	switch {
+	case loadErr == nil && s.Status != "creating":
+		return "", nil
+	case loadErr != nil && (creator != creatorGone || says == markerResume || !unwritten):
+		return "", loadErr
+	}
+	// An interrupted creation: removed only when it never held work.
+	switch {
+	case creator == creatorGone && says == markerAgents:
+		return "", errors.New("its creation was interrupted after its agents started; mas session rm removes it")
+	case creator != creatorGone || says != markerWorkspace:
+		return "", errors.New("its creation was interrupted, maybe after its agents started (nothing says otherwise); mas session rm removes it")
+	}
+	switch active, err := j.everActive(id); {
+	case err != nil:
+		return "", fmt.Errorf("its creation was interrupted, but whether it was ever active is unknown (%v); mas session rm removes it", err)
+	case active:
+		return "", errors.New("its creation was interrupted, but the journal says it was active; mas session rm removes it")
+	}
+	if unwritten {
+		return "creation interrupted before its .session was written", nil
+	}
+	return "creation interrupted", nil
+}
+
+// maxJournalSize caps what is read of the journal, .index.
+const maxJournalSize = 64 << 20
+
+// journal is the registry's journal, read once, when first asked.
+type journal struct {
+	root   string
+	active map[string]bool // the ids it ever recorded active
+	err    error
+}
+
+// everActive tells whether the journal ever recorded session id active;
+// a journal that is not there recorded nothing.
+func (j *journal) everActive(id string) (bool, error) {
+	if j.active == nil && j.err == nil {
+		j.active = map[string]bool{}
+		data, err := safefile.ReadFile(filepath.Join(sessionsDir(j.root), journalName), maxJournalSize)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			j.err = err
 		}
-		return "", err
+		for _, line := range strings.Split(string(data), "\n") {
+			if id, rest, ok := strings.Cut(line, ":"); ok && strings.HasPrefix(rest, "active:") {
+				j.active[id] = true
+			}
+		}
 	}
-	if s.Status == "creating" {
-		return "creation interrupted", nil
-	}
-	return "", nil
+	return j.active[id], j.err
 }
 
 // repairIndex drops from the index the removed sessions and every entry

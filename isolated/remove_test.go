@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"mas/internal/faketmux"
 	"mas/tmux"
@@ -29,8 +31,9 @@ func TestRemove(t *testing.T) {
 		{true, true, nil, true, false, "--force stops a running session first"},
 		{false, false, func(t *testing.T, root string, s *Session, f *faketmux.Server) { f.Add(s.TmuxName) },
 			false, true, "a tmux session of its name next to a stopped session is someone else's: left alone"},
+		{false, true, ownTmux, true, false, "issue 24.2: --force stops the agents a resume killed half-way left running"},
 		{false, false, func(t *testing.T, root string, s *Session, f *faketmux.Server) {
-			g, err := holdMarker(s.Dir)
+			g, err := holdMarker(s.Dir, markerResume)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -92,6 +95,8 @@ func TestRemoveRefusals(t *testing.T) {
 			rewrite(t, s, "STATUS", "active")
 			f.Add(s.TmuxName)
 		}, ErrRunning, "", "active in its files and in tmux"},
+		{false, false, ownTmux, ErrRunning, "",
+			"issue 24.2: its tmux session, marked as its own, runs while its files say stopped (a resume killed half-way): rm deleted the workspace under its agents"},
 		{false, true, dirIsALink, nil, "is not a directory (a symbolic link?)", "a session directory that is a link: neither it nor its target is removed"},
 		{false, true, func(t *testing.T, root string, s *Session, f *faketmux.Server) {
 			os.WriteFile(filepath.Join(s.Dir, ".session"), []byte("STATUS='broken\n"), 0o600)
@@ -145,5 +150,112 @@ func TestRemoveMovesTheDirectoryBack(t *testing.T) {
 	}
 	if journal, _ := os.ReadFile(filepath.Join(root, "sessions", journalName)); strings.Contains(string(journal), ":removed:") {
 		t.Errorf("journal %q", journal)
+	}
+}
+
+// TestPruneFinishesInterruptedRemovals (issue 24, point 6): what a removal
+// killed before it ended leaves in sessions/.removing-* is reported by
+// Removals and deleted by Prune, which drops the session's index entry
+// with a "removed" journal line when the removal had not; one that a
+// removal holds, and one that is not what a removal leaves, stay.
+func TestPruneFinishesInterruptedRemovals(t *testing.T) {
+	root, moved, _, rec := stoppedSession(t, false)
+	ctx := context.Background()
+	stop := func(s *Session) {
+		if _, err := Stop(ctx, rec, root, s.ID, testNow, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	create := func() *Session {
+		s, err := Create(ctx, CreateOptions{Root: root, Command: "clauded", Shell: "/bin/sh", Tmux: rec, Now: func() time.Time { return testNow }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stop(s)
+		return s
+	}
+	// moveAside is where Remove is killed: the directory moved, the
+	// flock dropped with the process.
+	aside := func(s *Session) (string, *os.File) {
+		var trash string
+		var held *os.File
+		err := locked(ctx, root, func() (err error) {
+			trash, held, err = moveAside(ctx, rec, root, s.ID, testNow, nil)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return trash, held
+	}
+	// killed after the move, before it unregistered the session.
+	trashMoved, err := os.MkdirTemp(sessionsDir(root), removingPrefix+moved.ID[:8]+"-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(moved.Dir, filepath.Join(trashMoved, moved.ID)); err != nil {
+		t.Fatal(err)
+	}
+	// killed while it deleted the files.
+	partly := create()
+	trashPartly, held := aside(partly)
+	held.Close()
+	os.RemoveAll(filepath.Join(trashPartly, partly.ID, "unit"))
+	// at work.
+	live := create()
+	trashLive, held := aside(live)
+	defer held.Close()
+	// killed before it moved anything.
+	trashEmpty, err := os.MkdirTemp(sessionsDir(root), removingPrefix+live.ID[:8]+"-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// not a removal's: other content, another name.
+	mine := filepath.Join(sessionsDir(root), removingPrefix+"0123abcd-42")
+	os.MkdirAll(filepath.Join(mine, "notes"), 0o700)
+	other := filepath.Join(sessionsDir(root), removingPrefix+"mine")
+	os.MkdirAll(other, 0o700)
+
+	removals, err := Removals(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, r := range removals {
+		got[r.Dir] = r.ID
+		if r.Err != nil {
+			got[r.Dir] = "error"
+		}
+	}
+	want := map[string]string{trashMoved: moved.ID, trashPartly: partly.ID, trashEmpty: "", mine: "error"}
+	if !maps.Equal(got, want) {
+		t.Errorf("Removals: %q, want %q", got, want)
+	}
+
+	var warn strings.Builder
+	removed, finished, err := Prune(ctx, rec, root, testNow, &warn)
+	slices.Sort(finished)
+	wantFinished := []string{moved.ID, partly.ID}
+	slices.Sort(wantFinished)
+	if err != nil || len(removed) != 0 || !slices.Equal(finished, wantFinished) {
+		t.Errorf("prune: removed %q, finished %q, %v; want finished %q", removed, finished, err, wantFinished)
+	}
+	for dir, gone := range map[string]bool{trashMoved: true, trashPartly: true, trashEmpty: true, trashLive: false, mine: false, other: false} {
+		if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) != gone {
+			t.Errorf("%s after prune: %v, want gone %v", dir, err, gone)
+		}
+	}
+	if !strings.Contains(warn.String(), "mas: warning: "+mine+" left as it is: ") {
+		t.Errorf("prune warns %q, want it to name %s", warn.String(), mine)
+	}
+	ix, _ := readIndex(root)
+	if len(ix.Sessions) != 0 {
+		t.Errorf("index after prune: %+v, want no entry", ix.Sessions)
+	}
+	journal, _ := os.ReadFile(filepath.Join(sessionsDir(root), journalName))
+	for _, s := range []*Session{moved, partly} {
+		if n := strings.Count(string(journal), s.ID+":removed:"); n != 1 {
+			t.Errorf("journal holds %d removed lines of %s, want 1:\n%s", n, s.ID, journal)
+		}
 	}
 }

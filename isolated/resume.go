@@ -20,12 +20,14 @@ import (
 // registry. o.Config and o.NewID are not used: the session keeps its
 // config.json, and its prompts are not sent again.
 //
-// It is refused, with nothing changed, when the session runs (ErrRunning),
-// is being created or resumed by another process (ErrBusy), its tmux name
-// is taken by another tmux session (ErrNameTaken, naming whose it is when
-// it says so: layout.Owner), its files cannot be read or are
-// inconsistent, it is not stopped, or a unit directory is missing. When starting it fails half-way, what was started is killed
-// and its files stay stopped.
+// It is refused, with nothing changed, when the session runs (ErrRunning:
+// its tmux session runs and Session.Runs says it is the session's, even
+// if its files say stopped, as a resume killed half-way leaves them), is
+// being created or resumed by another process (ErrBusy), its tmux name is
+// taken by another tmux session (ErrNameTaken, naming whose it is when it
+// says so: layout.Owner), its files cannot be read or are inconsistent,
+// it is not stopped, or a unit directory is missing. When starting it
+// fails half-way, what was started is killed and its files stay stopped.
 //
 // Like Create, it holds the session's creation marker from the moment it
 // has checked the files, under the registry lock, until the session is
@@ -44,7 +46,7 @@ func Resume(ctx context.Context, o CreateOptions) (*Session, error) {
 	defer marker.Close()
 	// The marker goes whatever happens: a stopped session holds none.
 	defer os.Remove(filepath.Join(s.Dir, markerName))
-	was, stopped := s.Status, *s
+	stopped := *s
 	stopped.Status = "stopped"
 	var undo undoList
 	if o.PaneLogs {
@@ -59,7 +61,7 @@ func Resume(ctx context.Context, o CreateOptions) (*Session, error) {
 		if errors.Is(err, layout.ErrDuplicate) {
 			// Made since claimStopped looked, and left alone: a refusal.
 			undo.run(ctx)
-			return nil, nameTaken(s.TmuxName, was)
+			return nil, nameTaken(s.TmuxName)
 		}
 		return nil, undo.fail(ctx, "start tmux session", err)
 	}
@@ -69,9 +71,11 @@ func Resume(ctx context.Context, o CreateOptions) (*Session, error) {
 		stopped.save()
 		record(ctx, o.Root, stopped.entry(), o.Now(), o.Progress)
 	})
+	crashPoint("resume-tmux")
 	if step, err := activate(ctx, o, s, s.entry()); err != nil {
 		return nil, undo.fail(ctx, step, err)
 	}
+	crashPoint("resume-active")
 	s.logEvent(o.Now(), "resumed", o.Progress)
 	return s, nil
 }
@@ -107,16 +111,8 @@ func claimLocked(ctx context.Context, c tmux.Client, root, id string) (*Session,
 	if err != nil {
 		return nil, nil, err
 	}
-	switch s.Status {
-	case "stopped", "active": // active: its tmux session is gone, or starting it will say it runs
-	case "creating":
-		return nil, nil, errors.New("it was never completely created (its creation was interrupted): mas session prune removes it")
-	default:
-		return nil, nil, fmt.Errorf("its status is %q: only a stopped session can be resumed", s.Status)
-	}
-	if err := checkUnits(s.UnitDir); err != nil {
-		return nil, nil, err
-	}
+	// What runs is told by tmux first: a create or resume killed once
+	// tmux built the team left files that say otherwise.
 	running, err := layout.ListSessions(ctx, c)
 	if err != nil {
 		return nil, nil, &StepError{"check tmux session " + s.TmuxName, err}
@@ -124,15 +120,27 @@ func claimLocked(ctx context.Context, c tmux.Client, root, id string) (*Session,
 	switch ref, taken := tmuxNamed(running, s.TmuxName); {
 	case taken && ref.Owner.Foreign(s.Owner()):
 		return nil, nil, fmt.Errorf("%w: tmux session %s belongs to %s", ErrNameTaken, s.TmuxName, ref.Owner)
+	case taken && s.Runs(ref.Owner):
+		return nil, nil, runningIn(s.TmuxName)
 	case taken:
-		return nil, nil, nameTaken(s.TmuxName, s.Status)
+		return nil, nil, nameTaken(s.TmuxName)
+	}
+	switch s.Status {
+	case "stopped", "active": // active: its tmux session is gone
+	case "creating":
+		return nil, nil, errors.New("it was never completely created (its creation was interrupted): mas session rm removes it")
+	default:
+		return nil, nil, fmt.Errorf("its status is %q: only a stopped session can be resumed", s.Status)
+	}
+	if err := checkUnits(s.UnitDir); err != nil {
+		return nil, nil, err
 	}
 	if creator == creatorGone {
 		// The marker of a create or resume that died after the session
 		// was written down: nobody holds it.
 		os.Remove(filepath.Join(dir, markerName))
 	}
-	marker, err := holdMarker(dir)
+	marker, err := holdMarker(dir, markerResume)
 	if err != nil {
 		return nil, nil, &StepError{"mark session as resuming", err}
 	}
@@ -164,13 +172,9 @@ func checkUnits(unitDir string) error {
 	return nil
 }
 
-// nameTaken is the refusal of a resume whose tmux name exists: the
-// session itself running when its files say so (status), another tmux
-// session otherwise.
-func nameTaken(name, status string) error {
-	if status == "active" {
-		return runningIn(name)
-	}
+// nameTaken is the refusal of a resume whose tmux name another tmux
+// session has, one that is not the session's own.
+func nameTaken(name string) error {
 	return fmt.Errorf("%w: another tmux session is called %s (an orphan, or one made by hand); end it first", ErrNameTaken, name)
 }
 

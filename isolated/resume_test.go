@@ -152,6 +152,8 @@ func TestResumeRefusals(t *testing.T) {
 		{true, false, nil, ErrRunning, "", "a running session is not started twice"},
 		{false, false, func(t *testing.T, root string, s *Session, f *faketmux.Server) { f.Add(s.TmuxName) },
 			ErrNameTaken, "", "another tmux session has its name (an orphan, or someone's own): left alone"},
+		{false, false, ownTmux, ErrRunning, "it is running in tmux session ",
+			"issue 24.2: its tmux session, marked as its own, runs while its files say stopped (a resume killed half-way)"},
 		{false, false, func(t *testing.T, root string, s *Session, f *faketmux.Server) {
 			os.RemoveAll(filepath.Join(s.UnitDir, "21"))
 		}, nil, "unit directory of agent 21", "agent 21 would start elsewhere"},
@@ -167,7 +169,7 @@ func TestResumeRefusals(t *testing.T) {
 		}, nil, "inconsistent: TMUX_SESSION", "an inconsistent .session is never trusted"},
 		{false, false, func(t *testing.T, root string, s *Session, f *faketmux.Server) {
 			rewrite(t, s, "STATUS", "creating")
-		}, nil, "creation was interrupted", "a half-made session is prune's"},
+		}, nil, "creation was interrupted): mas session rm removes it", "a half-made session is rm's or prune's"},
 		{false, false, markerHeld, ErrBusy, "", "another process is creating or resuming it"},
 		{false, false, dirIsALink, nil, "is not a directory (a symbolic link?)", "a session directory that is a link"},
 		{false, false, func(t *testing.T, root string, s *Session, f *faketmux.Server) {
@@ -229,9 +231,16 @@ func checkRefusals(t *testing.T, rows []refusal, verb func(root string, s *Sessi
 	}
 }
 
+// ownTmux starts a tmux session of s's name marked as s's, as a resume
+// killed once tmux built the team leaves it: s's files say stopped.
+func ownTmux(t *testing.T, _ string, s *Session, f *faketmux.Server) {
+	f.Add(s.TmuxName)
+	f.SetOptions(s.TmuxName, s.Owner().Options()...)
+}
+
 // markerHeld makes another process seem to create or resume s.
 func markerHeld(t *testing.T, _ string, s *Session, _ *faketmux.Server) {
-	g, err := holdMarker(s.Dir)
+	g, err := holdMarker(s.Dir, markerResume)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package isolated
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -183,8 +184,8 @@ func TestPruneRemovesOnlyInterruptedCreations(t *testing.T) {
 			return line
 		}
 	}
-	marker := func(id string) {
-		if err := os.WriteFile(filepath.Join(Dir(root, id), markerName), nil, 0o600); err != nil {
+	marker := func(id, says string) {
+		if err := os.WriteFile(filepath.Join(Dir(root, id), markerName), []byte(says), 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -202,11 +203,24 @@ func TestPruneRemovesOnlyInterruptedCreations(t *testing.T) {
 			f.WriteString("STATUS=$(id)\n")
 			f.Close()
 		}, false, ".session:11:", "issue 14.5: a file that cannot be read was taken for a half-made session"},
-		{"00000003-0000-4000-8000-000000000000", func(id string) { writeSession(t, root, id, status("creating")) }, true, "", "creating, no creator, no tmux: an interrupted creation of an older mas"},
-		{"00000004-0000-4000-8000-000000000000", func(id string) { writeSession(t, root, id, status("creating")); marker(id) }, true, "", "creating, its creator gone"},
+		{"00000003-0000-4000-8000-000000000000", func(id string) { writeSession(t, root, id, status("creating")) }, false,
+			"maybe after its agents started", "issue 24.3: creating without a marker (an older mas): nothing says its agents never ran"},
+		{"00000004-0000-4000-8000-000000000000", func(id string) { writeSession(t, root, id, status("creating")); marker(id, markerWorkspace) }, true, "",
+			"creating, its creator gone before it started the agents"},
+		{"00000014-0000-4000-8000-000000000000", func(id string) { writeSession(t, root, id, status("creating")); marker(id, markerAgents) }, false,
+			"after its agents started; mas session rm removes it", "issue 24.3: creating, its creator gone after it started the agents: their work"},
+		{"00000024-0000-4000-8000-000000000000", func(id string) { writeSession(t, root, id, status("creating")); marker(id, "") }, false,
+			"maybe after its agents started", "issue 24.3: creating, a marker of an older mas, which does not say how far it got"},
+		{"00000034-0000-4000-8000-000000000000", func(id string) {
+			writeSession(t, root, id, status("creating"))
+			marker(id, markerWorkspace)
+			f, _ := os.OpenFile(filepath.Join(root, "sessions", journalName), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+			fmt.Fprintf(f, "%s:active:1767323045\n", id)
+			f.Close()
+		}, false, "the journal says it was active", "issue 24.3: never prune what the journal says was active once"},
 		{"00000005-0000-4000-8000-000000000000", func(id string) {
 			writeSession(t, root, id, status("creating"))
-			marker(id)
+			marker(id, markerWorkspace)
 			// A live creator holds the marker.
 			g, err := os.Open(filepath.Join(Dir(root, id), markerName))
 			if err != nil {
@@ -217,10 +231,17 @@ func TestPruneRemovesOnlyInterruptedCreations(t *testing.T) {
 		}, false, "", "its creator is still at work"},
 		{"00000006-0000-4000-8000-000000000000", func(id string) { writeSession(t, root, id, status("creating")) }, false, "", "its tmux session runs"},
 		{"00000007-0000-4000-8000-000000000000", func(id string) { os.MkdirAll(Dir(root, id), 0o700) }, true, "", "an empty directory: killed right after mkdir"},
+		{"00000017-0000-4000-8000-000000000000", func(id string) { os.MkdirAll(Dir(root, id), 0o700); marker(id, "") }, true, "",
+			"nothing but a marker that says nothing: killed right after making it"},
 		{"00000008-0000-4000-8000-000000000000", func(id string) {
 			os.MkdirAll(filepath.Join(Dir(root, id), "unit", "00"), 0o700)
-			marker(id)
+			marker(id, markerWorkspace)
 		}, true, "", "killed before its .session was written"},
+		{"00000018-0000-4000-8000-000000000000", func(id string) {
+			writeSession(t, root, id, status("stopped"))
+			marker(id, markerResume)
+			os.Remove(filepath.Join(Dir(root, id), ".session"))
+		}, false, ".session: no such file", "issue 24.3: a killed resume's marker, the .session away for a moment: no half-made session"},
 		{"00000009-0000-4000-8000-000000000000", func(id string) {
 			os.MkdirAll(filepath.Join(Dir(root, id), "unit", "00"), 0o700)
 		}, false, ".session: no such file", "no .session and no marker: not ours to delete"},
@@ -232,7 +253,7 @@ func TestPruneRemovesOnlyInterruptedCreations(t *testing.T) {
 				return status("creating")(key, line)
 			})
 		}, false, "inconsistent: TMUX_SESSION", "an inconsistent file is reported, not trusted to say creating"},
-		{"0000000b-0000-4000-8000-000000000000", func(id string) { writeSession(t, root, id, status("stopped")); marker(id) }, false, "", "a stray marker does not make a stopped session half-made"},
+		{"0000000b-0000-4000-8000-000000000000", func(id string) { writeSession(t, root, id, status("stopped")); marker(id, "") }, false, "", "a stray marker does not make a stopped session half-made"},
 	}
 	for _, tt := range tests {
 		tt.make(tt.id)
@@ -240,7 +261,7 @@ func TestPruneRemovesOnlyInterruptedCreations(t *testing.T) {
 	var warn strings.Builder
 	f, rec := faketmux.New()
 	f.Add("mas-00000006")
-	removed, err := Prune(context.Background(), rec, root, time.Now(), &warn)
+	removed, _, err := Prune(context.Background(), rec, root, time.Now(), &warn)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,11 @@ package isolated
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"slices"
 	"time"
 
 	"mas/internal/layout"
@@ -22,6 +26,9 @@ import (
 // When the files cannot be written (a read-only or full disk), the tmux
 // session is killed all the same and a *RecordError says so; the next
 // List shows the session stopped, as its tmux session is gone.
+//
+// The marker that a create or resume killed half-way left (nobody holds
+// it) goes too: this stop ends what that create or resume started.
 func Stop(ctx context.Context, c tmux.Client, root, id string, now time.Time, warn io.Writer) (*Session, error) {
 	name := TmuxName(id)
 	s, loadErr := Load(root, id)
@@ -35,7 +42,15 @@ func Stop(ctx context.Context, c tmux.Client, root, id string, now time.Time, wa
 	if err := s.save(); err != nil {
 		return s, &RecordError{TmuxName: name, Err: err}
 	}
-	if err := record(ctx, root, s.entry(), now, warn); err != nil {
+	err := locked(ctx, root, func() error {
+		// Under the lock, where a resume takes the marker: one held
+		// now is a live create's or resume's, and stays.
+		if creatorOf(s.Dir) == creatorGone {
+			os.Remove(filepath.Join(s.Dir, markerName))
+		}
+		return recordLocked(root, s.entry(), "error", now, warn)
+	})
+	if err != nil {
 		return s, &RecordError{TmuxName: name, Err: err}
 	}
 	s.logEvent(now, "stopped", warn)
@@ -50,7 +65,9 @@ func Stop(ctx context.Context, c tmux.Client, root, id string, now time.Time, wa
 // the environment its creator set, read by one more tmux call. A session
 // that says neither (the original tool's) is killed, as it always was. It
 // is killed by its tmux ID, so that a session that took the name since it
-// was read is not.
+// was read is not. A kill that was interrupted (Ctrl-C reaches tmux too)
+// may have ended the session all the same: tmux is asked again, so as to
+// say what happened.
 func killOwn(ctx context.Context, c tmux.Client, root, id string) error {
 	sessions, err := layout.ListSessions(ctx, c)
 	if err != nil {
@@ -67,8 +84,25 @@ func killOwn(ctx context.Context, c tmux.Client, root, id string) error {
 	if owners[ref.ID].Foreign(layout.Owner{Root: root, Mode: "isolated", ID: id}) {
 		return nil
 	}
-	return layout.KillID(ctx, c, ref.ID)
+	err = layout.KillID(ctx, c, ref.ID)
+	if err == nil || ctx.Err() == nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recheckWait)
+	defer cancel()
+	sessions, lerr := layout.ListSessions(ctx, c)
+	switch {
+	case lerr != nil:
+		return err
+	case slices.ContainsFunc(sessions, func(s layout.Ref) bool { return s.ID == ref.ID }):
+		return fmt.Errorf("%w (it still runs)", err)
+	}
+	return nil
 }
+
+// recheckWait bounds the tmux call that finds out what an interrupted
+// kill did.
+const recheckWait = 5 * time.Second
 
 // RecordError is a stop whose tmux session was killed but that was not
 // written down.

@@ -908,3 +908,35 @@ func TestTokenLoginInChromium(t *testing.T) {
 	s2 := f.open(t, login)
 	c.waitFor(t, s2, `document.body.innerText.includes("login code is wrong or already used")`, "true")
 }
+
+// TestWebPageStopsAKilledCreation (issue 24): a session whose create was
+// killed once tmux built the team (its files say creating, its marker is
+// held by nobody, its agents run) is listed active, with Stop, which ends
+// its agents.
+func TestWebPageStopsAKilledCreation(t *testing.T) {
+	f := newBrowserFixture(t)
+	url, _, _ := f.serve(t, api.Options{})
+	c := f.c
+	id := f.run(t)
+	name := "mas-" + id[:8]
+	dir := f.sessionDir(t, id)
+	for _, file := range []string{".session", "metadata.json"} {
+		data, err := os.ReadFile(filepath.Join(dir, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = bytes.Replace(bytes.Replace(data, []byte("STATUS=active"), []byte("STATUS=creating"), 1),
+			[]byte(`"status": "active"`), []byte(`"status": "creating"`), 1)
+		os.WriteFile(filepath.Join(dir, file), data, 0o600)
+	}
+	os.WriteFile(filepath.Join(dir, ".creating"), []byte("create: agents\n"), 0o600)
+
+	s := f.open(t, url+"/")
+	c.waitFor(t, s, rowStatus(id), "active")
+	c.eval(t, s, `window.confirm = () => true; "ok"`)
+	c.eval(t, s, click(rowButton(id, "stop")))
+	c.waitFor(t, s, rowStatus(id), "stopped")
+	if err := exec.Command("tmux", "has-session", "-t", "="+name).Run(); err == nil {
+		t.Error("its agents still run after Stop")
+	}
+}

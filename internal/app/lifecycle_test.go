@@ -118,3 +118,43 @@ func TestBackendResumeAndRemove(t *testing.T) {
 		t.Errorf("directory: %v", err)
 	}
 }
+
+// TestKilledResumeRunsForEveryVerb (issue 24, point 2): a session whose
+// files say stopped while its tmux session, marked as its own, runs (what
+// a resume killed once tmux built the team leaves) runs for every verb:
+// send, status and peek select it, the API lists it active and refuses to
+// remove it without force. A tmux session of its name without marks does
+// not make it run.
+func TestKilledResumeRunsForEveryVerb(t *testing.T) {
+	a, f, _, _ := testApp(t, nil)
+	ctx := context.Background()
+	s, err := a.Start(ctx, Launch{Mode: Isolated})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(s.Dir, ".session")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(file, []byte(strings.Replace(string(data), "STATUS=active", "STATUS=stopped", 1)), 0o600)
+	if sel, err := a.Select(ctx, s.ID[:8]); err != nil || sel.Name != s.Name {
+		t.Errorf("select by id: %+v, %v", sel.Name, err)
+	}
+	b := NewBackend(a)
+	if view, err := b.Session(ctx, s.ID); err != nil || view.Status != "active" {
+		t.Errorf("GET /sessions/{id}: %+v, %v; want active", view, err)
+	}
+	if _, err := b.Remove(ctx, s.ID, false); !errors.Is(err, api.ErrConflict) {
+		t.Errorf("DELETE without force: %v, want a conflict", err)
+	}
+
+	f.Respond([]string{"kill-session", "-t", "=" + s.Name})
+	f.Add(s.Name) // made by hand: no marks
+	if _, err := a.Select(ctx, s.ID[:8]); !errors.Is(err, ErrNotRunning) {
+		t.Errorf("select by id next to an unmarked tmux session: %v, want ErrNotRunning", err)
+	}
+	if view, err := b.Session(ctx, s.ID); err != nil || view.Status != "stopped" {
+		t.Errorf("GET /sessions/{id} next to an unmarked tmux session: %+v, %v; want stopped", view, err)
+	}
+}

@@ -64,10 +64,10 @@ func (a *App) Select(ctx context.Context, hint string) (Selected, error) {
 			if err != nil {
 				return Selected{}, err
 			}
-			if !runs(s, names) {
+			sel := Selected{Name: s.TmuxName, Root: root, Iso: s, Panes: layout.Of(snapshot, s.TmuxName)}
+			if !runs(s, sel.Panes) {
 				return Selected{}, fmt.Errorf("%w: session %s is not running", ErrNotRunning, hint)
 			}
-			sel := Selected{Name: s.TmuxName, Root: root, Iso: s, Panes: layout.Of(snapshot, s.TmuxName)}
 			if err := sel.owned(s.Owner()); err != nil {
 				return Selected{}, fmt.Errorf("session %s is not running: %w", hint, err)
 			}
@@ -96,10 +96,10 @@ func (a *App) Select(ctx context.Context, hint string) (Selected, error) {
 		if err != nil {
 			return Selected{}, err
 		}
-		if !runs(s, names) {
+		sel := Selected{Name: s.TmuxName, Root: root, Iso: s, Panes: layout.Of(snapshot, s.TmuxName)}
+		if !runs(s, sel.Panes) {
 			return Selected{}, fmt.Errorf("MAS_SESSION_ID: session %s (tmux %s) is not running", s.ID, s.TmuxName)
 		}
-		sel := Selected{Name: s.TmuxName, Root: root, Iso: s, Panes: layout.Of(snapshot, s.TmuxName)}
 		if err := sel.owned(s.Owner()); err != nil {
 			return Selected{}, fmt.Errorf("MAS_SESSION_ID: session %s (tmux %s) is not running: %w", s.ID, s.TmuxName, err)
 		}
@@ -206,14 +206,17 @@ func (e *ForeignError) belongs() string {
 
 func (e *ForeignError) Unwrap() error { return ErrNotRunning }
 
-// runs tells whether the isolated session s runs, names being the tmux
-// sessions: its tmux session exists and its files do not say stopped. A
-// tmux session of its name next to files that say stopped is not its own
-// (another root's session of the same id, or one made by hand), as
-// session list and session rm see it: no command reaches it by this
-// session's id.
-func runs(s *isolated.Session, names map[string]bool) bool {
-	return names[s.TmuxName] && s.Status != "stopped"
+// runs tells whether the isolated session s may run in the tmux session of
+// its name, whose panes are given: that session exists, and its marks name
+// s (isolated.Session.Runs: whatever s's files say, as a create or resume
+// killed once tmux built the team leaves them) or s's files do not say
+// stopped; owned then tells whether it says it is another's. A tmux
+// session of its name next to files that say stopped, and not marked as
+// s's, is not its own (another root's session of the same id, or one made
+// by hand), as session list and session rm see it: no command reaches it
+// by this session's id.
+func runs(s *isolated.Session, panes []layout.PaneInfo) bool {
+	return len(panes) > 0 && (s.Status != "stopped" || s.Runs(panes[0].Owner))
 }
 
 // SeveralError is a selection without a hint among several sessions. Its

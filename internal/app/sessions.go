@@ -40,10 +40,15 @@ func (a *App) Describe(ctx context.Context, root, id string) (l isolated.Listed,
 	return isolated.Describe(ctx, a.Tmux, root, id)
 }
 
-// Prune removes what interrupted creations left and returns their ids.
-func (a *App) Prune(ctx context.Context) ([]string, error) {
+// Prune removes what interrupted creations left and finishes interrupted
+// removals; it returns the ids of the sessions removed, and of those whose
+// removal it finished.
+func (a *App) Prune(ctx context.Context) (removed, finished []string, err error) {
 	return isolated.Prune(ctx, a.Tmux, a.Root(), a.Now(), a.Progress)
 }
+
+// Removals is what interrupted removals of the root left.
+func (a *App) Removals() ([]isolated.Removal, error) { return isolated.Removals(a.Root()) }
 
 // SessionView is a session as session list, session show and the HTTP
 // API show it; detail adds paths, units, config, logs and metadata.

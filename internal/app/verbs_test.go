@@ -367,7 +367,7 @@ func TestStartStopIsolated(t *testing.T) {
 	if f.Has(s.Name) || !strings.Contains(progress.String(), "[INFO] Stopped "+s.Name+"; its files stay in "+s.Dir) {
 		t.Errorf("after stop: running %v, progress %q", f.Has(s.Name), progress)
 	}
-	if removed, err := a.Prune(ctx); err != nil || len(removed) != 0 {
+	if removed, finished, err := a.Prune(ctx); err != nil || len(removed)+len(finished) != 0 {
 		t.Errorf("prune: %q, %v; a stopped session is no half-made one", removed, err)
 	}
 }

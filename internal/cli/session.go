@@ -33,6 +33,20 @@ func (a *App) sessionList(ctx context.Context, cc *ucli.Context) error {
 	if tmuxErr != nil {
 		fmt.Fprintf(a.e.Stderr, "mas: warning: sessions not checked against tmux: %v\n", tmuxErr)
 	}
+	removals, err := a.app.Removals()
+	if err != nil {
+		fmt.Fprintf(a.e.Stderr, "mas: warning: interrupted removals not looked for: %v\n", err)
+	}
+	for _, r := range removals {
+		switch {
+		case r.Err != nil:
+			fmt.Fprintf(a.e.Stderr, "mas: warning: %s is not what a removal leaves (%v); left as it is\n", r.Dir, r.Err)
+		case r.ID == "":
+			fmt.Fprintf(a.e.Stderr, "mas: warning: %s: an interrupted session rm left it empty; mas session prune deletes it\n", r.Dir)
+		default:
+			fmt.Fprintf(a.e.Stderr, "mas: warning: %s holds what is left of session %s, whose removal was interrupted; mas session prune finishes it\n", r.Dir, r.ID)
+		}
+	}
 	if cc.Bool("json") {
 		out := struct {
 			Sessions []api.Session `json:"sessions"`
@@ -154,13 +168,17 @@ func (a *App) sessionAttach(ctx context.Context, cc *ucli.Context) error {
 }
 
 func (a *App) sessionPrune(ctx context.Context, _ *ucli.Context) error {
-	removed, err := a.app.Prune(ctx)
-	for _, id := range removed {
+	removed, finished, err := a.app.Prune(ctx)
+	for _, id := range append(removed, finished...) {
 		fmt.Fprintln(a.e.Stdout, id)
 	}
 	if err != nil {
 		return fmt.Errorf("session prune: %w", err)
 	}
-	fmt.Fprintf(a.e.Stderr, "[INFO] Removed %d half-made session(s)\n", len(removed))
+	fmt.Fprintf(a.e.Stderr, "[INFO] Removed %d half-made session(s)", len(removed))
+	if len(finished) > 0 {
+		fmt.Fprintf(a.e.Stderr, "; finished %d interrupted removal(s)", len(finished))
+	}
+	fmt.Fprintln(a.e.Stderr)
 	return nil
 }
