@@ -14,6 +14,12 @@ setup() {
 	make_templates "$ROOT"
 }
 
+# agents_are STATE tells whether status --detail --json shows every agent
+# in STATE.
+agents_are() {
+	[ "$(mas status --detail --json | jq -r '[.agents[].status] | unique | join(",")')" = "$1" ]
+}
+
 # root_files lists every file and directory under $ROOT.
 root_files() {
 	(cd "$ROOT" && find . | sort)
@@ -64,9 +70,9 @@ root_files() {
 @test "POST /runs with an agent program that is nowhere: 500 naming it, nothing made" {
 	local port
 	port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
-	MAS_AGENT_COMMAND=nosuch MAS_HTTP_PORT="$port" mas serve 2>"$BATS_TEST_TMPDIR/serve.log" &
+	MAS_AGENT_COMMAND=nosuch MAS_HTTP_PORT="$port" "$MAS_BIN" serve 2>"$BATS_TEST_TMPDIR/serve.log" 3>&- &
 	echo $! >>"$BATS_TEST_TMPDIR/node.pids"
-	for _ in $(seq 100); do curl -s "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.05; done
+	wait_until "mas serve answers" answers "http://127.0.0.1:$port"
 	run curl -s -H 'Content-Type: application/json' -d '{"agents": {}, "sessionMode": "isolated"}' "http://127.0.0.1:$port/runs"
 	assert_success
 	[ "$(jq -r .status <<<"$output")" = 500 ] || fail "$output"
@@ -114,9 +120,9 @@ root_files() {
 	a="$(mas session create --no-attach)"
 	b="$(mas session create --no-attach)"
 	port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
-	MAS_HTTP_PORT="$port" mas serve 2>"$BATS_TEST_TMPDIR/serve.log" &
+	MAS_HTTP_PORT="$port" "$MAS_BIN" serve 2>"$BATS_TEST_TMPDIR/serve.log" 3>&- &
 	echo $! >>"$BATS_TEST_TMPDIR/node.pids"
-	for _ in $(seq 100); do curl -s "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.05; done
+	wait_until "mas serve answers" answers "http://127.0.0.1:$port"
 	run curl -s -H 'Content-Type: application/json' -d '{"target": "00", "message": "hi"}' "http://127.0.0.1:$port/message"
 	[ "$(jq -r .status <<<"$output")" = 409 ] || fail "$output"
 	names="$(printf 'mas-%s\n' "${a:0:8}" "${b:0:8}" | sort | paste -sd, | sed 's/,/, /')"
@@ -135,12 +141,7 @@ root_files() {
 	run --separate-stderr mas session create --no-attach
 	[ "$status" = 0 ] || fail "$stderr"
 	export MAS_SESSION_ID="$output"
-	for _ in $(seq 100); do
-		run mas status --detail --json
-		[ "$(jq -r '[.agents[].status] | unique | join(",")' <<<"$output")" = exited ] && break
-		sleep 0.1
-	done
-	[ "$(jq -r '[.agents[].status] | unique | join(",")' <<<"$output")" = exited ] || fail "$output"
+	wait_until "every agent has exited" agents_are exited || fail "$(mas status --detail --json)"
 	run mas status --detail
 	assert_line "  Unit 00 (Meta Manager)           : exited"
 	assert_line "  Unit 33 (Analytics)              : exited"
