@@ -121,9 +121,7 @@ JSON
 	kill -0 "$pid"
 	run --separate-stderr mas session stop "$b"
 	assert_success
-	for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
-	run kill -0 "$pid"
-	assert_failure
+	wait_until "the HTTP server (pid $pid) has exited" exited "$pid"
 	assert_file_not_exists "$ROOT/.mas_http.pid"
 }
 
@@ -150,6 +148,12 @@ JSON
 	refute_output --partial into-personal
 }
 
+# last_line_is URL TEXT tells whether the last line of the first agent in
+# the output at URL is TEXT.
+last_line_is() {
+	[[ "$(curl -sS "$1" | jq -r '.agents[0].lines[-1]')" == "$2" ]]
+}
+
 @test "GET /sessions/{id}/output: the agents' last lines, filtered, in one tmux process" {
 	export MAS_ROOT="$ROOT"
 	run --separate-stderr mas session create --no-attach
@@ -160,11 +164,8 @@ JSON
 	assert_success
 	log_tmux_calls
 	PATH="$TMUX_LOG_PATH:$PATH" start_serve "$ROOT"
-	for _ in $(seq 100); do
-		body="$(curl -sS "$API/sessions/${id:0:8}/output?agent=21")"
-		[[ "$(jq -r '.agents[0].lines[-1]' <<<"$body")" == "hello api" ]] && break
-		sleep 0.05
-	done
+	wait_until "agent 21's output ends with the message" last_line_is "$API/sessions/${id:0:8}/output?agent=21" "hello api"
+	body="$(curl -sS "$API/sessions/${id:0:8}/output?agent=21")"
 	[ "$(jq -r '[.sessionId, .tmuxSession, (.agents | length)] | join(" ")' <<<"$body")" = "$id mas-${id:0:8} 1" ] || fail "$body"
 	: >"$TMUX_LOG"
 	run curl -sS -w '\n%{http_code}' "$API/sessions/mas-${id:0:8}/output"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bats
 # Files a user can edit (.session, .mas_session, .masrc, --config) are never
 # waited on, read without end, or followed through a link (issue 14,
-# points 6-8). Every command runs under "timeout 10": a regression fails
-# instead of hanging the suite (-k: a process stuck in open(2) ignores
-# SIGTERM).
+# points 6-8). Every command runs under a timeout of WAIT_LIMIT seconds: a
+# regression fails instead of hanging the suite (-k: a process stuck in
+# open(2) ignores SIGTERM).
 
 load helpers
 
@@ -16,7 +16,7 @@ setup() {
 
 # mas_t runs mas under a timeout; exit 124 means it hung.
 mas_t() {
-	timeout -k 5 10 "$MAS_BIN" "$@" 3>&-
+	timeout -k 5 "$WAIT_LIMIT" "$MAS_BIN" "$@" 3>&-
 }
 
 # make_session ID writes sessions/ID/.session as an isolated session would,
@@ -91,7 +91,7 @@ isolated_root() {
 	[[ "$output$stderr" == *"not a regular file (a FIFO)"* ]] || fail "$output $stderr"
 
 	start_serve "$ROOT"
-	run timeout -k 5 10 curl -sS "$API/sessions"
+	run timeout -k 5 "$WAIT_LIMIT" curl -sS "$API/sessions"
 	assert_success
 	[ "$(jq -r '.sessions[0].status' <<<"$output")" = error ] || fail "$output"
 	[ -p "$f" ] || fail "the FIFO was replaced"

@@ -38,6 +38,44 @@ common_teardown() {
 	true
 }
 
+# WAIT_LIMIT is how long, in seconds, a test waits at most for anything:
+# far above what the slowest or busiest machine needs, so that it is never
+# reached by chance; it only makes a broken build fail instead of hang.
+WAIT_LIMIT=60
+
+# wait_until WHAT COMMAND [ARG...] runs COMMAND until it succeeds, and
+# fails the test, saying it waited for WHAT, once WAIT_LIMIT seconds have
+# passed.
+wait_until() {
+	local what="$1" deadline=$((SECONDS + WAIT_LIMIT))
+	shift
+	until "$@"; do
+		if ((SECONDS >= deadline)); then
+			fail "waited ${WAIT_LIMIT}s in vain until $what"
+			return 1
+		fi
+		sleep 0.05
+	done
+}
+
+# wait_signal CHANNEL WHAT waits until something signals tmux wait-for
+# CHANNEL (a signal sent before counts too), and fails the test, saying it
+# waited for WHAT, after WAIT_LIMIT seconds.
+wait_signal() {
+	timeout "$WAIT_LIMIT" tmux wait-for "$1" || {
+		fail "waited ${WAIT_LIMIT}s in vain until $2 (tmux wait-for $1)"
+		return 1
+	}
+}
+
+# exited PID tells whether process PID has ended: no such process, or a
+# zombie its parent has not reaped yet.
+exited() {
+	local state
+	state="$(ps -o stat= -p "$1")" || return 0
+	[[ "$state" == Z* ]]
+}
+
 # kill_server ends this test's tmux server and waits until its process is
 # gone, so that the next tmux call starts a new one instead of reaching the
 # one that is exiting.
@@ -45,11 +83,7 @@ kill_server() {
 	local pid
 	pid="$(tmux display-message -p '#{pid}' 2>/dev/null)" || return 0
 	tmux kill-server
-	for _ in $(seq 200); do
-		kill -0 "$pid" 2>/dev/null || return 0
-		sleep 0.02
-	done
-	fail "tmux server $pid did not exit"
+	wait_until "tmux server $pid has exited" exited "$pid"
 }
 
 # log_tmux_calls puts a tmux on $TMUX_LOG_PATH (prepend it to PATH for the
@@ -177,13 +211,13 @@ agent_cwd() {
 	sed -n 's/^cwd=//p' "$MAS_STUB_OUT/$1"
 }
 
-# wait_agents waits (bounded) until every agent of the team has reported.
+# wait_agents waits until every agent of the team has reported.
 wait_agents() {
 	local nn
 	for nn in 00 10 11 12 13 20 21 22 23 30 31 32 33; do
-		timeout 20 tmux wait-for "agent-$nn" || {
+		wait_signal "agent-$nn" "agent $nn has started" || {
 			tmux list-panes -a -F '#{session_name}:#{window_name}.#{pane_index} #{pane_current_command}' >&3 || true
-			fail "agent $nn did not start"
+			return 1
 		}
 	done
 }
@@ -226,7 +260,7 @@ tree_state() {
 
 # agent_input NN prints, %q-quoted, what agent NN has read since the last
 # call (of tmux session $AGENT_SESSION when set: agents of every session
-# share $MAS_STUB_OUT). It types an end marker into the agent's pane and waits (bounded)
+# share $MAS_STUB_OUT). It types an end marker into the agent's pane and waits
 # for it: tmux delivers in order, so everything sent before is there, and
 # a stray Enter after a message would show.
 agent_input() {
@@ -234,10 +268,8 @@ agent_input() {
 	pane="$(agent_pane "$1")"
 	[[ -n "$pane" ]] || { fail "no pane for agent $1"; return 1; }
 	tmux send-keys -t "$pane" -l "@@END@@"
-	for _ in $(seq 200); do
-		[[ "$(tail -c 7 "$f" 2>/dev/null)" == "@@END@@" ]] && break
-		sleep 0.05
-	done
+	# On a timeout, the check below shows what the agent has read.
+	wait_until "agent $1 has read the end marker" ends_with "$f" "@@END@@" || true
 	got="$(cat "$f"; echo x)"
 	got="${got%x}"
 	[[ "$got" == *"@@END@@" ]] || { fail "agent $1 did not read the end marker; it read: $(printf %q "$got")"; return 1; }
@@ -254,19 +286,26 @@ agent_pane() {
 	tmux list-panes "${scope[@]}" -F '#{pane_id} #{pane_current_path}' | awk -v nn="$1" '$2 ~ "/unit/" nn "$" { print $1; exit }'
 }
 
+# ends_with FILE TEXT tells whether FILE ends with TEXT.
+ends_with() {
+	[[ "$(tail -c "${#2}" "$1" 2>/dev/null)" == "$2" ]]
+}
+
 # end_agent NN ends the program of stub agent NN, by the pid it recorded,
-# and waits (bounded) until its pane is back at the login shell (bash).
+# and waits until its pane is back at the login shell (bash).
 end_agent() {
 	local pid pane
 	pid="$(sed -n 's/^pid=//p' "$MAS_STUB_OUT/$1")"
 	[[ -n "$pid" ]] || { fail "stub agent $1 recorded no pid"; return 1; }
 	pane="$(agent_pane "$1")"
 	kill "$pid"
-	for _ in $(seq 200); do
-		[[ "$(tmux display-message -p -t "$pane" '#{pane_current_command}')" == bash ]] && return 0
-		sleep 0.05
-	done
-	fail "agent $1's pane is not back at bash"
+	wait_until "agent $1's pane is back at bash" pane_runs "$pane" bash
+}
+
+# pane_runs PANE COMMAND tells whether COMMAND is the foreground program of
+# PANE, as tmux names it.
+pane_runs() {
+	[[ "$(tmux display-message -p -t "$1" '#{pane_current_command}')" == "$2" ]]
 }
 
 # free_port (from ports.bash, which scripts share) prints a TCP port on
@@ -279,14 +318,15 @@ source "${BASH_SOURCE[0]%/*}/ports.bash"
 # until it is killed or the test ends; its pid is in HOLDER and recorded
 # for teardown.
 hold_flock() {
-	(exec 9>>"$1" && flock 9 && exec sleep 60) 3>&- &
+	(exec 9>>"$1" && flock 9 && exec sleep 3600) 3>&- &
 	HOLDER=$!
 	echo "$HOLDER" >>"$BATS_TEST_TMPDIR/node.pids"
-	for _ in $(seq 100); do
-		flock -n "$1" true || return 0
-		sleep 0.02
-	done
-	fail "the lock on $1 was not taken"
+	wait_until "the lock on $1 is taken" locked "$1"
+}
+
+# locked FILE tells whether another process holds a flock on FILE.
+locked() {
+	! flock -n "$1" true
 }
 
 # crash_bin builds mas with its crash points (go build -tags crashtest:
@@ -314,12 +354,13 @@ start_serve() {
 	MAS_ROOT="$1" "$MAS_BIN" serve --addr "127.0.0.1:$port" >"$BATS_TEST_TMPDIR/serve.log" 2>&1 3>&- &
 	echo $! >>"$BATS_TEST_TMPDIR/node.pids"
 	API="http://127.0.0.1:$port"
-	for _ in $(seq 100); do
-		curl -sS -o /dev/null "$API/health" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	cat "$BATS_TEST_TMPDIR/serve.log" >&3
-	fail "mas serve did not answer"
+	wait_until "mas serve answers at $API" answers "$API" ||
+		fail "its log: $(cat "$BATS_TEST_TMPDIR/serve.log")"
+}
+
+# answers URL tells whether an HTTP server answers at URL/health.
+answers() {
+	curl -s -o /dev/null "$1/health"
 }
 
 # parallel_creates N runs N "session create" at once under $ROOT and checks
@@ -359,14 +400,14 @@ isolated_setup() {
 	make_templates "$ROOT"
 }
 
-# attached_clients waits (bounded) until a client is attached to this
-# test's tmux server, then prints "session window" for each client.
+# attached_clients waits until a client is attached to this test's tmux
+# server, then prints "session window" for each client.
 attached_clients() {
-	local clients=""
-	for _ in $(seq 100); do
-		clients="$(tmux list-clients -F '#{client_session} #{window_name}' 2>/dev/null)"
-		[[ -n "$clients" ]] && break
-		sleep 0.05
-	done
-	printf '%s\n' "$clients"
+	wait_until "a client is attached" has_client || return
+	tmux list-clients -F '#{client_session} #{window_name}'
+}
+
+# has_client tells whether a client is attached to this test's tmux server.
+has_client() {
+	[[ -n "$(tmux list-clients 2>/dev/null)" ]]
 }

@@ -14,6 +14,12 @@ setup() {
 	make_templates "$ROOT"
 }
 
+# agents_are STATE tells whether status --detail --json shows every agent
+# in STATE.
+agents_are() {
+	[ "$(mas status --detail --json | jq -r '[.agents[].status] | unique | join(",")')" = "$1" ]
+}
+
 # root_files lists every file and directory under $ROOT.
 root_files() {
 	(cd "$ROOT" && find . | sort)
@@ -64,9 +70,9 @@ root_files() {
 @test "POST /runs with an agent program that is nowhere: 500 naming it, nothing made" {
 	local port
 	port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
-	MAS_AGENT_COMMAND=nosuch MAS_HTTP_PORT="$port" mas serve 2>"$BATS_TEST_TMPDIR/serve.log" &
+	MAS_AGENT_COMMAND=nosuch MAS_HTTP_PORT="$port" "$MAS_BIN" serve 2>"$BATS_TEST_TMPDIR/serve.log" 3>&- &
 	echo $! >>"$BATS_TEST_TMPDIR/node.pids"
-	for _ in $(seq 100); do curl -s "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.05; done
+	wait_until "mas serve answers" answers "http://127.0.0.1:$port"
 	run curl -s -H 'Content-Type: application/json' -d '{"agents": {}, "sessionMode": "isolated"}' "http://127.0.0.1:$port/runs"
 	assert_success
 	[ "$(jq -r .status <<<"$output")" = 500 ] || fail "$output"
@@ -114,9 +120,9 @@ root_files() {
 	a="$(mas session create --no-attach)"
 	b="$(mas session create --no-attach)"
 	port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
-	MAS_HTTP_PORT="$port" mas serve 2>"$BATS_TEST_TMPDIR/serve.log" &
+	MAS_HTTP_PORT="$port" "$MAS_BIN" serve 2>"$BATS_TEST_TMPDIR/serve.log" 3>&- &
 	echo $! >>"$BATS_TEST_TMPDIR/node.pids"
-	for _ in $(seq 100); do curl -s "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.05; done
+	wait_until "mas serve answers" answers "http://127.0.0.1:$port"
 	run curl -s -H 'Content-Type: application/json' -d '{"target": "00", "message": "hi"}' "http://127.0.0.1:$port/message"
 	[ "$(jq -r .status <<<"$output")" = 409 ] || fail "$output"
 	names="$(printf 'mas-%s\n' "${a:0:8}" "${b:0:8}" | sort | paste -sd, | sed 's/,/, /')"
@@ -135,29 +141,26 @@ root_files() {
 	run --separate-stderr mas session create --no-attach
 	[ "$status" = 0 ] || fail "$stderr"
 	export MAS_SESSION_ID="$output"
-	for _ in $(seq 100); do
-		run mas status --detail --json
-		[ "$(jq -r '[.agents[].status] | unique | join(",")' <<<"$output")" = exited ] && break
-		sleep 0.1
-	done
-	[ "$(jq -r '[.agents[].status] | unique | join(",")' <<<"$output")" = exited ] || fail "$output"
+	wait_until "every agent has exited" agents_are exited || fail "$(mas status --detail --json)"
 	run mas status --detail
 	assert_line "  Unit 00 (Meta Manager)           : exited"
 	assert_line "  Unit 33 (Analytics)              : exited"
 }
 
 @test "status tells an agent still starting (profile being read) from one that exited" {
-	local fifo="$BATS_TEST_TMPDIR/never"
+	local fifo="$BATS_TEST_TMPDIR/never" gate="$BATS_TEST_TMPDIR/gate"
 	mkfifo "$fifo"
-	# clauded only on the profile's PATH; the profile waits 4 s without
-	# running a program (read times out on a FIFO nobody writes).
+	# clauded only on the profile's PATH; the profile waits until the test
+	# makes $gate without running a program (read times out on a FIFO
+	# nobody writes).
 	PATH="${PATH#"$STUB_BIN":}"
-	printf 'read -r -t 4 _ <>"%s"\n' "$fifo" >>"$HOME/.bash_profile"
+	printf 'until [ -e "%s" ]; do read -r -t 0.1 _ <>"%s"; done\n' "$gate" "$fifo" >>"$HOME/.bash_profile"
 	run --separate-stderr mas session create --no-attach
 	[ "$status" = 0 ] || fail "$stderr"
 	export MAS_SESSION_ID="$output"
-	run mas status --detail --json
-	[ "$(jq -r '.agents[] | select(.id == "21") | .status' <<<"$output")" = starting ] || fail "$output"
+	# Until the login shell has started, the pane's own shell is in front.
+	wait_until "every agent is starting" agents_are starting || fail "$(mas status --detail --json)"
+	touch "$gate"
 	wait_agents
 	run mas status --detail --json
 	[ "$(jq -r '[.agents[].status] | unique | join(",")' <<<"$output")" = running ] || fail "$output"
@@ -169,7 +172,28 @@ root_files() {
 	chmod +x "$BATS_TEST_TMPDIR/bin/quitter"
 	export MAS_AGENT_COMMAND="$BATS_TEST_TMPDIR/bin/quitter" MAS_READY_TIMEOUT=1
 	echo '{"agents": {"metaManager": {"prompt": "plan"}, "units": [{"manager": {"id": "20", "prompt": "build"}}]}}' >"$BATS_TEST_TMPDIR/c.json"
-	run --separate-stderr mas session create --no-attach --config "$BATS_TEST_TMPDIR/c.json"
-	assert_failure 1
-	[ "${stderr##*$'\n'}" = "mas: session mas-${output:0:8} started, but: agents 00, 20 not ready after 1s; their prompts were not sent: agent 00: its program exited (the pane is back at a shell); agent 20: its program exited (the pane is back at a shell)" ] || fail "$stderr"
+	# mas's tmux holds back the call that builds the session until the test
+	# says go, once every agent has exited: so, whatever the machine's
+	# speed, they all have before mas's 1 s wait for them begins.
+	mkdir -p "$BATS_TEST_TMPDIR/holdbin"
+	printf '#!/bin/sh\n%s "$@" || exit\ncase " $* " in *" new-session "*) exec %s wait-for go ;; esac\n' \
+		"$(command -v tmux)" "$(command -v tmux)" >"$BATS_TEST_TMPDIR/holdbin/tmux"
+	chmod +x "$BATS_TEST_TMPDIR/holdbin/tmux"
+	PATH="$BATS_TEST_TMPDIR/holdbin:$PATH" "$MAS_BIN" session create --no-attach --config "$BATS_TEST_TMPDIR/c.json" \
+		>"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" 3>&- &
+	local pid=$! status=0 stderr
+	echo "$pid" >>"$BATS_TEST_TMPDIR/node.pids"
+	wait_until "every agent has exited (its pane back at bash)" all_panes_run bash
+	tmux wait-for -S go
+	wait_until "mas has ended" exited "$pid"
+	wait "$pid" || status=$?
+	stderr="$(cat "$BATS_TEST_TMPDIR/err")"
+	[ "$status" = 1 ] || fail "exit status $status; stderr: $stderr"
+	[ "${stderr##*$'\n'}" = "mas: session mas-$(head -c 8 "$BATS_TEST_TMPDIR/out") started, but: agents 00, 20 not ready after 1s; their prompts were not sent: agent 00: its program exited (the pane is back at a shell); agent 20: its program exited (the pane is back at a shell)" ] || fail "$stderr"
+}
+
+# all_panes_run COMMAND tells whether COMMAND is the foreground program of
+# every pane of this test's tmux server.
+all_panes_run() {
+	[ "$(tmux list-panes -a -F '#{pane_current_command}' 2>/dev/null | sort -u)" = "$1" ]
 }

@@ -86,10 +86,7 @@ setup() { isolated_setup; }
 	local id
 	id="$(started_id)"
 	wait_agents
-	for _ in $(seq 100); do
-		grep -q "stub agent 13 ready" "$ROOT/sessions/$id/logs/agent-13.log" 2>/dev/null && break
-		sleep 0.1
-	done
+	wait_until "agent 13's log shows it ready" grep -qs "stub agent 13 ready" "$ROOT/sessions/$id/logs/agent-13.log"
 	run cat "$ROOT/sessions/$id/logs/agent-13.log"
 	assert_output --partial "stub agent 13 ready"
 	refute_output --partial "stub agent 12 ready"

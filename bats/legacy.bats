@@ -180,7 +180,7 @@ assert_json_masrc_breaks_start() {
 		run -127 bash -c 'source ./.mas_session'
 		assert_line --index 0 "./.mas_session: line 4: proj: command not found"
 		# Each agent's unquoted cd failed: all ran in the project itself.
-		timeout 20 tmux wait-for "agent-my proj" || fail "no agent started in the project"
+		wait_signal "agent-my proj" "an agent has started in the project"
 		[ "$(agent_cwd "my proj")" = "$(pwd -P)" ]
 		return
 	fi
@@ -216,7 +216,7 @@ assert_json_masrc_breaks_start() {
 		# and started anyway: every agent's cd failed, so each ran in the
 		# working directory (bug #8).
 		assert_success
-		timeout 20 tmux wait-for agent-work || fail "no agent started in $WORK"
+		wait_signal agent-work "an agent has started in $WORK"
 		[ "$(agent_cwd work)" = "$(cd "$WORK" && pwd -P)" ]
 		assert_dir_not_exists "$WORK/unit"
 		return
@@ -425,10 +425,7 @@ assert_json_masrc_breaks_start() {
 		assert_success
 		run --separate-stderr mas send 13 "pane-log-$round"
 		assert_success
-		for _ in $(seq 100); do
-			grep -q "pane-log-$round" "$WORK/logs/agent-13.log" 2>/dev/null && break
-			sleep 0.05
-		done
+		wait_until "agent 13's log shows the $round message" grep -qs "pane-log-$round" "$WORK/logs/agent-13.log"
 		run --separate-stderr mas stop --force
 		assert_success
 	done

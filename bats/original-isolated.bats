@@ -188,7 +188,7 @@ start_isolated() {
 		# stub agents, named by their directory, all report as "work").
 		run ls -A "$MAS_ROOT/sessions/$id/unit"
 		assert_output ""
-		timeout 20 tmux wait-for agent-work
+		wait_signal agent-work "an agent has started in $WORK"
 		[ "$(agent_cwd work)" = "$(cd "$WORK" && pwd -P)" ]
 	else
 		# Ours fills them from its built-in templates.

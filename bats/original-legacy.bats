@@ -134,7 +134,7 @@ setup() {
 		assert_line --index 4 "UNIT_DIR=$WORK/unit"
 		assert_line --index 5 "WORKFLOWS_DIR=$WORK/workflows"
 		[ "${#lines[@]}" = 6 ]
-		gone "${lines[2]#PID=}"
+		exited "${lines[2]#PID=}" || fail "mas (pid ${lines[2]#PID=}) still runs"
 		assert_dir_not_exists "$WORK/unit"
 	else
 		# Ours: in the root, without the PID line, naming the units in use.

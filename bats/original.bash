@@ -46,24 +46,13 @@ agent_state_lines() {
 	done < <(team)
 }
 
-# gone PID waits (bounded) until process PID has ended: no such process, or
-# a zombie nobody reaped (the original's background HTTP server outlived the
-# mas process that started it).
-gone() {
-	local state
-	for _ in $(seq 100); do
-		state="$(ps -o stat= -p "$1")" || return 0
-		[[ "$state" == Z* ]] && return 0
-		sleep 0.02
-	done
-	fail "process $1 is still running"
-}
-
 # assert_original_stopped NAME HTTP_PID STDOUT checks the end of the
 # original's stop --force of session NAME: it stopped the HTTP server whose
 # pid file was in the caller's directory (bug #17), and said so on stdout.
 assert_original_stopped() {
-	gone "$2"
+	# A zombie nobody reaped counts: the original's HTTP server outlived the
+	# mas process that started it.
+	wait_until "the HTTP server (pid $2) has exited" exited "$2"
 	assert_file_not_exists "$WORK/.mas_http.pid"
 	run plain <<<"$3"
 	[ "$(head -n 4 <<<"$output")" = "$(printf '%s\n' "[INFO] Stopping all agents..." "[INFO] Cleaning up session $1..." \

@@ -203,10 +203,7 @@ by_hand() {
 	name="$(orphan_of "$ROOT")"
 	orphan_of "$BATS_TEST_TMPDIR/other" >/dev/null
 	start_serve "$ROOT"
-	for _ in $(seq 100); do
-		grep -q orphaned "$BATS_TEST_TMPDIR/serve.log" && break
-		sleep 0.05
-	done
+	wait_until "serve has logged an orphan" grep -q orphaned "$BATS_TEST_TMPDIR/serve.log"
 	run grep orphaned "$BATS_TEST_TMPDIR/serve.log"
 	assert_output --regexp "^mas: warning: orphaned tmux session $name: the directory of its session ${name#mas-}[0-9a-f-]+ is gone from $ROOT/sessions; end it with: mas session stop $name$"
 	# The API lists it, and stops it.

@@ -10,14 +10,15 @@ setup() {
 	make_templates "$WORK"
 }
 
-# shows NN TEXT waits (bounded) until agent NN's screen shows TEXT: the
-# stub shows what it reads, but tmux draws it a little later.
+# shows NN TEXT waits until agent NN's screen shows TEXT: the stub shows
+# what it reads, but tmux draws it a little later.
 shows() {
-	for _ in $(seq 100); do
-		mas peek "$1" 2>/dev/null | grep -qF -- "$2" && return 0
-		sleep 0.05
-	done
-	fail "agent $1 does not show '$2': $(mas peek "$1" 2>&1)"
+	wait_until "agent $1 shows '$2'" peek_shows "$1" "$2" || fail "its screen: $(mas peek "$1" 2>&1)"
+}
+
+# peek_shows NN TEXT tells whether peek shows TEXT on agent NN's screen.
+peek_shows() {
+	mas peek "$1" 2>/dev/null | grep -qF -- "$2"
 }
 
 # block NN prints the lines of agent NN's block of peek output $output,

@@ -129,11 +129,8 @@ run_session() {
 	[ "$(stat -c %a "$ROOT/.mas_http.log")" = 600 ]
 	[[ "$stderr" == *"[INFO] web page login URL (one use): in $ROOT/.mas_http.log"* ]] || fail "$stderr"
 	local url
-	for _ in $(seq 1200); do
-		url="$(sed -n 's/^\[INFO\] web page login URL (one use): //p' "$ROOT/.mas_http.log")"
-		[[ -n "$url" ]] && break
-		sleep 0.05
-	done
+	wait_until "the server has logged its login URL" grep -q '^\[INFO\] web page login URL (one use): ' "$ROOT/.mas_http.log"
+	url="$(sed -n 's/^\[INFO\] web page login URL (one use): //p' "$ROOT/.mas_http.log")"
 	[[ "$url" == "http://127.0.0.1:$MAS_HTTP_PORT/login?code="* ]] || fail "$(cat "$ROOT/.mas_http.log")"
 	# The descriptor held since before the start reads the old file only.
 	run cat <&"$held"

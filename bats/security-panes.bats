@@ -16,11 +16,23 @@ setup() {
 
 # wait_file FILE waits (bounded) until FILE exists.
 wait_file() {
-	for _ in $(seq 1200); do
-		[[ -e "$1" ]] && return 0
-		sleep 0.05
-	done
-	fail "$1 never appeared"
+	wait_until "$1 appears" test -e "$1"
+}
+
+# named_by_argv0 PANE PREFIX: the command tmux shows for PANE begins
+# with PREFIX.
+named_by_argv0() {
+	[[ "$(tmux display-message -p -t "$1" '#{pane_current_command}')" == "$2"* ]]
+}
+
+# peek_shows AGENT TEXT: mas peek AGENT shows TEXT.
+peek_shows() {
+	mas peek "$1" 2>/dev/null | grep -qF "$2"
+}
+
+# window_named SESSION NAME: a window of SESSION is named NAME.
+window_named() {
+	tmux list-windows -t "=$1" -F '#{window_name}' | grep -qxF "$2"
 }
 
 # bats test_tags=security
@@ -39,10 +51,7 @@ wait_file() {
 	victim="$(tmux new-session -d -s zzz -c "$BATS_TEST_TMPDIR/victim" -P -F '#{pane_id}' -- sh -c 'echo VICTIM-SECRET; exec sh')"
 	forged=$'x\n'"$sid"$'\t'"$team"$'\tmeta\t0\t0\t'"$victim"$'\t00\tclaude\t0\t1700000000\t1\t\t\t\t/'
 	forger="$(tmux new-window -d -t =zzz: -P -F '#{pane_id}' -- bash -c 'exec -a "$1" sleep 3600' bash "$forged")"
-	for _ in $(seq 1200); do
-		[[ "$(tmux display-message -p -t "$forger" '#{pane_current_command}')" == x$'\n'* ]] && break
-		sleep 0.05
-	done
+	wait_until "tmux shows the forger's argv[0]" named_by_argv0 "$forger" $'x\n'
 	[[ "$(tmux display-message -p -t "$forger" '#{pane_current_command}')" == "$forged" ]] || fail "the forger's name is not in its pane"
 
 	MAS_SESSION_ID="$id" run --separate-stderr mas send 00 "touch pwned-by-send" -e
@@ -96,10 +105,7 @@ wait_file() {
 	done
 	run --separate-stderr mas send 21 "$text"
 	assert_success
-	for _ in $(seq 1200); do
-		mas peek 21 2>/dev/null | grep -qF 'if (admin)' && break
-		sleep 0.05
-	done
+	wait_until "peek shows what agent 21 printed" peek_shows 21 'if (admin)'
 	run --separate-stderr mas peek 21
 	assert_success
 	assert_line "$shown"
@@ -134,10 +140,7 @@ wait_file() {
 	name=$'w\xe2\x80\xaeexe.txt'
 	shown="w${r}exe.txt"
 	tmux new-window -d -t "=$team:" -- bash -c 'exec -a "$1" sh -c "while :; do echo; sleep 0.2; done"' bash "$name"
-	for _ in $(seq 1200); do
-		tmux list-windows -t "=$team" -F '#{window_name}' | grep -qxF "$name" && break
-		sleep 0.05
-	done
+	wait_until "tmux names the window after its program" window_named "$team" "$name"
 	tmux list-windows -t "=$team" -F "#{window_name}" | grep -qxF "$name" || fail "tmux never named the window after its program"
 	MAS_SESSION_ID="$id" run --separate-stderr mas status --detail
 	assert_success

@@ -160,7 +160,7 @@ decoy() {
 	[ "$(jq -c .httpServer <<<"$output")" = "{\"running\":true,\"pid\":$pid}" ]
 	# Killed without a chance to clean up, it leaves a file nobody holds.
 	kill -KILL "$pid"
-	for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+	wait_until "the server (pid $pid) has exited" exited "$pid"
 	MAS_SESSION_ID="$id" run --separate-stderr mas status
 	assert_line "HTTP Server: stopped"
 	run --separate-stderr mas session stop "$id"
@@ -216,10 +216,8 @@ decoy() {
 	MAS_TMUX_SOCKET=x run --separate-stderr mas session stop "$b"
 	assert_success
 	[[ "$stderr" == *"[INFO] HTTP server stopped (PID $pid)"* ]] || fail "$stderr"
-	# Its lock is gone: it has exited (a zombie until its parent reaps it).
-	for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
-	run kill -0 "$pid"
-	assert_failure
+	# Its lock is gone: it has exited.
+	wait_until "the server (pid $pid) has exited" exited "$pid"
 	assert_file_not_exists "$ROOT/.mas_http.pid"
 	assert_file_not_exists "$ROOT/.mas_http.socket"
 	run curl -fsS "http://127.0.0.1:$MAS_HTTP_PORT/health"
@@ -241,10 +239,8 @@ decoy() {
 	run --separate-stderr mas session stop "$a"
 	assert_success
 	[[ "$stderr" == *"[INFO] HTTP server stopped (PID $pid)"* ]] || fail "$stderr"
-	# Its lock is gone: it has exited (a zombie until its parent reaps it).
-	for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
-	run kill -0 "$pid"
-	assert_failure
+	# Its lock is gone: it has exited.
+	wait_until "the server (pid $pid) has exited" exited "$pid"
 }
 
 # bats test_tags=security
@@ -300,10 +296,6 @@ decoy() {
 	# would have too.
 	run --separate-stderr mas send 00 "touch $BATS_TEST_TMPDIR/done" -e
 	assert_success
-	for _ in $(seq 100); do
-		[[ -e "$BATS_TEST_TMPDIR/done" ]] && break
-		sleep 0.05
-	done
-	assert_file_exists "$BATS_TEST_TMPDIR/done"
+	wait_until "the line has run" test -e "$BATS_TEST_TMPDIR/done"
 	assert_file_not_exists "$BATS_TEST_TMPDIR/pwned"
 }

@@ -18,7 +18,7 @@ add_first_session() {
 	mkdir -p "$FIRST_OUT" "$BATS_TEST_TMPDIR/first/unit/00"
 	tmux new-session -d -s mas--first -n meta -c "$BATS_TEST_TMPDIR/first/unit/00" \
 		"MAS_STUB_OUT='$FIRST_OUT' '$STUB_BIN/clauded'"
-	timeout 20 tmux wait-for agent-00 || fail "the agent of mas--first did not start"
+	wait_signal agent-00 "the agent of mas--first has started"
 }
 
 first_input() {
@@ -213,7 +213,7 @@ first_input() {
 	fi
 	mkdir "$WORK/elsewhere"
 	tmux new-window -d -t "=$TEAM:" -c "$WORK/elsewhere" -- sh -c '"$0" send 00 from-inside >"$1" 2>&1; tmux wait-for -S inside-done' "$MAS_BIN" "$BATS_TEST_TMPDIR/inside.out"
-	timeout 20 tmux wait-for inside-done
+	wait_signal inside-done "the send from inside has ended"
 	run cat "$BATS_TEST_TMPDIR/inside.out"
 	assert_output "$(tagged SUCCESS "Message sent to 1/1 agents")"
 	if is_original; then
