@@ -58,6 +58,16 @@ wait_until() {
 	done
 }
 
+# tmux_new ARGS… runs tmux new-session ARGS… once more when the server it
+# reached was on its way out (the last session had just ended: "server
+# exited unexpectedly"); mas's own start does the same.
+tmux_new() {
+	local err="$BATS_TEST_TMPDIR/tmux_new.err"
+	tmux new-session "$@" 2>"$err" && return 0
+	grep -q 'server exited unexpectedly\|lost server' "$err" || { cat "$err" >&2; return 1; }
+	tmux new-session "$@"
+}
+
 # wait_signal CHANNEL WHAT waits until something signals tmux wait-for
 # CHANNEL (a signal sent before counts too), and fails the test, saying it
 # waited for WHAT, after WAIT_LIMIT seconds.

@@ -112,7 +112,7 @@ refused() {
 	mas session stop "$ID" 2>/dev/null
 
 	# An orphan, or a session made by hand, has the name: left alone.
-	tmux new-session -d -s "$NAME" sleep 3600
+	tmux_new -d -s "$NAME" sleep 3600
 	refused "another tmux session is called $NAME" session resume "$ID"
 	tmux kill-session -t "=$NAME"
 
@@ -200,7 +200,7 @@ refused() {
 	echo keep >"$BATS_TEST_TMPDIR/precious"
 	ln -s "$BATS_TEST_TMPDIR/precious" "$ROOT/sessions/$ID/unit/00/link"
 	ln -s "$BATS_TEST_TMPDIR" "$ROOT/sessions/$ID/unit/00/dirlink"
-	tmux new-session -d -s other sleep 3600
+	tmux_new -d -s other sleep 3600
 	run --separate-stderr mas session rm "${ID:0:8}"
 	assert_success
 	assert_output ""

@@ -206,7 +206,7 @@ nothing_created() {
 	id="$(new_session)"
 	run --separate-stderr mas session stop "$id"
 	assert_success
-	tmux new-session -d -s victim 3>&-
+	tmux_new -d -s victim 3>&-
 	sed -i 's/^TMUX_SESSION=.*/TMUX_SESSION=victim/' "$ROOT/sessions/$id/.session"
 	cp "$ROOT/sessions/$id/.session" "$BATS_TEST_TMPDIR/edited"
 	run --separate-stderr mas session stop "$id"
