@@ -44,7 +44,7 @@ bench_tests() {
 		echo "$suite_heading"
 		echo
 		echo "Written by \`scripts/bench.sh tests\`: the median of $runs runs of each, built beforehand, wall"
-		echo "seconds. The browser tests share one Chromium; no test waits a fixed time."
+		echo "seconds, one row a run (the script of the commit benchmarked may be newer than it: \`+\`)."
 		echo
 		echo "| date | commit | machine | go test -count=1 ./... | go test -race -count=1 ./... |"
 		echo "|---|---|---|---:|---:|"
