@@ -105,10 +105,6 @@ func markerSays(dir string) string {
 	return string(data)
 }
 
-// createdBy tells whether what a marker says is a creator's: a marker that
-// says nothing is an older mas's, which only creators left behind.
-func createdBy(says string) bool { return says != markerResume }
-
 // leftAtMkdir reports whether dir holds nothing at all, or nothing but a
 // marker that nobody holds and that says nothing: what a creator killed
 // right after making it leaves.

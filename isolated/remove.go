@@ -251,7 +251,11 @@ func finishRemovals(root string, now time.Time, warn io.Writer) ([]string, error
 		err = os.RemoveAll(r.Dir)
 		held.Close()
 		if err != nil {
-			return finished, fmt.Errorf("finish the removal of session %s: %w", r.ID, err)
+			// What cannot be deleted (a directory an agent made
+			// read-only) stops neither the rest of the prune nor the
+			// next one.
+			warnf(warn, "%s left as it is: %v", r.Dir, err)
+			continue
 		}
 		if r.ID == "" {
 			continue

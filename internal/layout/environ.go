@@ -96,5 +96,6 @@ func parseEnvironment(out string) (map[string]string, error) {
 }
 
 // envName tells whether s can be the name of a variable as
-// parseEnvironment reads it.
-func envName(s string) bool { return s != "" && !strings.ContainsAny(s, "=\"; \n") }
+// parseEnvironment reads it: tmux refuses only "=" in a name (a space, a
+// quote or a semicolon are its to keep); a newline would end the line.
+func envName(s string) bool { return s != "" && !strings.ContainsAny(s, "=\n") }

@@ -84,6 +84,7 @@ func TestParseEnvironment(t *testing.T) {
 		{`A="\$HOME \` + "`id`" + ` \" \\"; export A;` + "\n", map[string]string{"A": "$HOME `id` \" \\"}, "the four escapes"},
 		{"A=\"1\n2\t3\"; export A;\n", map[string]string{"A": "1\n2\t3"}, "newlines and tabs are the value's"},
 		{"", map[string]string{}, "no variable"},
+		{"sp ace=\"1\"; export sp ace;\nunset a;b;\n", map[string]string{"sp ace": "1"}, "names with a space or a semicolon, which tmux accepts (set-environment 'sp ace' 1): one of them failed every session's listing"},
 		{"A=\"x\"; export B;\n", nil, "another name in the export"},
 		{"A=\"x\n", nil, "a value that does not end"},
 		{"A=\"x\\n\"; export A;\n", nil, "an escape tmux does not write"},

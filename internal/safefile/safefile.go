@@ -64,6 +64,10 @@ func OpenFollow(path string, flag int, perm os.FileMode) (*os.File, error) {
 // link count is read from the descriptor, so the file checked is the file
 // written.
 func OpenInPlace(path string, flag int, perm os.FileMode) (*os.File, error) {
+	if flag&os.O_TRUNC != 0 {
+		// O_TRUNC would empty another name's file before the check.
+		return nil, fmt.Errorf("%s: truncate through the descriptor, after the check, not with O_TRUNC", path)
+	}
 	f, err := Open(path, flag, perm)
 	if err != nil {
 		return nil, err

@@ -196,6 +196,11 @@ func TestInPlaceRefusesAnotherName(t *testing.T) {
 			f.Close()
 		})
 	}
+	// O_TRUNC would empty the file before its names are counted.
+	if f, err := OpenInPlace(linked, os.O_WRONLY|os.O_TRUNC, 0o600); err == nil {
+		f.Close()
+		t.Error("OpenInPlace with O_TRUNC opened a hard link")
+	}
 	if data, _ := os.ReadFile(outside); string(data) != "keep\n" {
 		t.Fatalf("the file outside was written: %q", data)
 	}
