@@ -99,13 +99,7 @@ func Find(root, ref string) (string, error) {
 // that are not canonical UUIDs are not sessions and are skipped.
 // A sessions directory that is a symbolic link is refused.
 func IDs(root string) ([]string, error) {
-	if err := checkSessionsDir(root); err != nil {
-		return nil, err
-	}
-	entries, err := os.ReadDir(filepath.Join(root, "sessions"))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
+	entries, err := readSessionsDir(root)
 	if err != nil {
 		return nil, err
 	}
@@ -117,4 +111,17 @@ func IDs(root string) ([]string, error) {
 	}
 	slices.Sort(ids)
 	return ids, nil
+}
+
+// readSessionsDir lists root's sessions directory: nothing when there is
+// none yet; a sessions directory that is a symbolic link is refused.
+func readSessionsDir(root string) ([]os.DirEntry, error) {
+	if err := checkSessionsDir(root); err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(sessionsDir(root))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	return entries, err
 }

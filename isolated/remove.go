@@ -136,7 +136,7 @@ func moveAside(ctx context.Context, c tmux.Client, root, id string, now time.Tim
 }
 
 // removingPrefix begins the name of the directory Remove moves a session
-// into: sessions/.removing-<first 8 characters of its id>-<digits>.
+// into: sessions/.removing-<first 8 characters of its id>-<suffix>.
 const removingPrefix = ".removing-"
 
 // holdRemoval opens the directory a removal moves a session into and takes
@@ -164,23 +164,20 @@ type Removal struct {
 }
 
 // Removals returns what interrupted removals of root left, sorted by name:
-// each sessions/.removing-<8 hex digits>-<digits> directory (the name
-// Remove gives it) that is a real directory and that no removal holds. Its
+// each sessions/.removing-<8 hex digits>-<suffix> directory (the name
+// Remove gives it, the suffix os.MkdirTemp's) that is a real directory and that no removal holds. Its
 // Err says why it is not one to finish: it holds something else than
 // nothing or one session directory of the id its name begins. A directory
 // that a removal holds, at work on it, is left out.
 func Removals(root string) ([]Removal, error) {
-	entries, err := os.ReadDir(sessionsDir(root))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	entries, err := readSessionsDir(root)
 	if err != nil {
 		return nil, err
 	}
 	var out []Removal
 	for _, e := range entries {
-		prefix, digits, ok := strings.Cut(strings.TrimPrefix(e.Name(), removingPrefix), "-")
-		if !strings.HasPrefix(e.Name(), removingPrefix) || !ok || !isShortID(prefix) || !isDigits(digits) {
+		prefix, suffix, ok := strings.Cut(strings.TrimPrefix(e.Name(), removingPrefix), "-")
+		if !strings.HasPrefix(e.Name(), removingPrefix) || !ok || !isShortID(prefix) || suffix == "" {
 			continue
 		}
 		dir := filepath.Join(sessionsDir(root), e.Name())
@@ -221,11 +218,6 @@ func removal(f *os.File, dir, prefix string) (r Removal, held bool) {
 		}
 	}
 	return r, false
-}
-
-// isDigits reports whether s is one or more decimal digits.
-func isDigits(s string) bool {
-	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
 // finishRemovals deletes what interrupted removals of root left (see
