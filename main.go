@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"mas/internal/activity"
 	"mas/internal/app"
 	"mas/internal/cli"
 )
@@ -31,6 +32,9 @@ const (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == activity.HookCommand {
+		runHook(os.Args[2:])
+	}
 	closeInheritedFiles()
 	ctx, interrupted := onSignals()
 	cwd, err := os.Getwd()
@@ -60,6 +64,17 @@ func main() {
 	}
 	os.Exit(code)
 }
+
+// runHook runs the hook command of an agent's event (activity.Hook) and
+// exits 0, whatever happens, within hookLimit: the agent waits for it.
+func runHook(args []string) {
+	time.AfterFunc(hookLimit, func() { os.Exit(exitOK) })
+	activity.Hook(args, os.Stdin, os.Getenv, time.Now)
+	os.Exit(exitOK)
+}
+
+// hookLimit is the longest an agent's hook runs.
+const hookLimit = 3 * time.Second
 
 // graceAfterSignal is how long a command may take to wind down (undo a
 // half-made session, shut the HTTP server down) after SIGINT or SIGTERM.

@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"mas/envfile"
+	"mas/internal/activity"
 	"mas/internal/layout"
 	"mas/internal/roster"
 	"mas/internal/safefile"
@@ -32,6 +33,10 @@ type CreateOptions struct {
 	Progress io.Writer   // progress lines for people
 	Now      func() time.Time
 	NewID    func() (string, error) // draws an id; nil means a random UUID v4
+	// Wiring says how the agents report their events; its Continue is
+	// for Resume, and ResumeFlag the flag that continues a conversation.
+	Wiring     activity.Wiring
+	ResumeFlag string
 }
 
 // StepError names the step of Create that failed; everything done before
@@ -200,15 +205,22 @@ func startAgents(ctx context.Context, o CreateOptions, s *Session) error {
 	if o.PaneLogs {
 		logDir = filepath.Join(s.Dir, "logs")
 	}
+	settings, conversations, err := o.Wiring.Start(s.ActivityDir(), o.Now())
+	if err != nil {
+		return err
+	}
 	return layout.Create(ctx, o.Tmux, layout.Spec{
-		Name:    s.TmuxName,
-		Dir:     s.Dir,
-		UnitDir: s.UnitDir,
-		LogDir:  logDir,
-		Env:     envfile.Environ(s.Environment()),
-		Command: o.Command,
-		Shell:   o.Shell,
-		Owner:   s.Owner(),
+		Name:       s.TmuxName,
+		Dir:        s.Dir,
+		UnitDir:    s.UnitDir,
+		LogDir:     logDir,
+		Env:        envfile.Environ(s.Environment()),
+		Command:    o.Command,
+		Shell:      o.Shell,
+		Owner:      s.Owner(),
+		Settings:   settings,
+		Resume:     conversations,
+		ResumeFlag: o.ResumeFlag,
 	})
 }
 

@@ -133,6 +133,10 @@ func (s *Session) Environment() []envfile.Var {
 	}
 }
 
+// ActivityDir is where the session's agents report what they are doing
+// (package activity).
+func (s *Session) ActivityDir() string { return filepath.Join(s.Dir, "activity") }
+
 // Owner is whose the session's tmux session says it is: this session's,
 // of its root (see layout.Owner).
 func (s *Session) Owner() layout.Owner { return layout.Owner{Root: s.Root, Mode: s.Mode, ID: s.ID} }

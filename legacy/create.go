@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"mas/envfile"
+	"mas/internal/activity"
 	"mas/internal/layout"
 	"mas/internal/roster"
 	"mas/templates"
@@ -31,6 +32,7 @@ type CreateOptions struct {
 	Tmux     tmux.Client
 	Progress io.Writer
 	Now      func() time.Time
+	Wiring   activity.Wiring // how the agents report their events
 }
 
 // Session is a running legacy session.
@@ -53,6 +55,10 @@ func (s *Session) Environment() []envfile.Var {
 		{Key: "MAS_WORKSPACE_ROOT", Value: s.Root},
 	}
 }
+
+// ActivityDir is where the agents of root's legacy session report what
+// they are doing (package activity).
+func ActivityDir(root string) string { return filepath.Join(root, ".mas_activity") }
 
 // Owner is whose the tmux session of root's legacy session says it is
 // (see layout.Owner).
@@ -98,9 +104,14 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 	if o.Progress != nil {
 		fmt.Fprintf(o.Progress, "[INFO] Starting 13 agents in tmux session %s\n", s.Name)
 	}
+	settings, _, err := o.Wiring.Start(ActivityDir(s.Root), now())
+	if err != nil {
+		layout.RemoveLogs(logDir, madeLogs)
+		return nil, err
+	}
 	if err := layout.Create(ctx, o.Tmux, layout.Spec{
 		Name: s.Name, Dir: s.Root, UnitDir: s.UnitDir, LogDir: logDir, Env: envfile.Environ(s.Environment()),
-		Command: o.Command, Shell: o.Shell, Owner: Owner(s.Root),
+		Command: o.Command, Shell: o.Shell, Owner: Owner(s.Root), Settings: settings,
 	}); err != nil {
 		if !errors.Is(err, layout.ErrDuplicate) { // else the session started meanwhile may log there
 			layout.RemoveLogs(logDir, madeLogs)

@@ -133,7 +133,13 @@ type AgentOutput struct {
 	Name   string   `json:"name"`
 	Window string   `json:"window"`
 	Status string   `json:"status"` // running, starting, exited, stopped or missing
-	Lines  []string `json:"lines"`  // [] for a missing pane
+	// What the agent does, from its events: starting, waiting, working,
+	// asking, exited, missing or unknown; since when (ISO-8601); what an
+	// asking agent asks.
+	Activity      string   `json:"activity"`
+	ActivitySince string   `json:"activitySince,omitempty"`
+	Message       string   `json:"message,omitempty"`
+	Lines         []string `json:"lines"` // [] for a missing pane
 }
 
 // Output is the answer to GET /sessions/{id}/output.

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"mas/internal/activity"
 	"mas/internal/api"
 	"mas/internal/layout"
 	"mas/internal/roster"
@@ -65,14 +66,15 @@ func (a *App) Peek(ctx context.Context, sel Selected, ids []string, lines int) (
 		return nil, fmt.Errorf("cannot read the agents' screens: %w", err)
 	}
 	out := make([]api.AgentOutput, 0, len(ids))
-	for _, id := range ids {
-		st := a.agentStatus(id, byAgent)
-		o := api.AgentOutput{ID: st.ID, Name: st.Name, Window: st.Window, Status: st.Status}
+	for _, st := range a.agents(sel, ids) {
+		id := st.ID
+		o := api.AgentOutput{ID: st.ID, Name: st.Name, Window: st.Window, Status: st.Status,
+			Activity: st.Activity, ActivitySince: st.ActivitySince, Message: st.Message}
 		if p, ok := byAgent[id]; ok {
 			o.Lines = text[p.Target()]
 		}
 		if o.Lines == nil {
-			o.Status, o.Lines = layout.Missing, []string{}
+			o.Status, o.Activity, o.ActivitySince, o.Lines = layout.Missing, activity.Missing, "", []string{}
 		}
 		out = append(out, o)
 	}

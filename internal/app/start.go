@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"mas/internal/activity"
 	"mas/internal/layout"
 	"mas/isolated"
 	"mas/legacy"
@@ -123,7 +125,30 @@ func (a *App) isolatedOptions(root, id string) isolated.CreateOptions {
 		Tmux:     a.Tmux,
 		Progress: a.Progress,
 		Now:      a.Now,
+		Wiring: activity.Wiring{Exe: a.Exe, Events: a.agentEvents(),
+			Continue: a.Getenv("MAS_AGENT_RESUME") != "off"},
+		ResumeFlag: a.Getenv("MAS_AGENT_RESUME"),
 	}
+}
+
+// agentEvents tells whether the agents are to report their events:
+// MAS_AGENT_HOOKS on or off says; unset (auto), only Claude Code does,
+// known by its program's name (claude, or clauded, the MAS alias).
+func (a *App) agentEvents() bool {
+	switch a.Getenv("MAS_AGENT_HOOKS") {
+	case "on":
+		return true
+	case "off":
+		return false
+	}
+	if a.Exe == "" {
+		return false // no binary for the hooks to run
+	}
+	switch filepath.Base(layout.ProgramOf(a.AgentCommand())) {
+	case "claude", "clauded":
+		return true
+	}
+	return false
 }
 
 // launched is the isolated session s as a start reports it.
@@ -165,6 +190,7 @@ func (a *App) createLegacy(ctx context.Context, skipInit bool) (*legacy.Session,
 		Tmux:     a.Tmux,
 		Progress: a.Progress,
 		Now:      a.Now,
+		Wiring:   activity.Wiring{Exe: a.Exe, Events: a.agentEvents()},
 	})
 	if err != nil && !errors.Is(err, legacy.ErrRunning) {
 		return nil, Legacy.Failed(err)

@@ -3,8 +3,10 @@ package app
 import (
 	"time"
 
+	"mas/internal/activity"
 	"mas/internal/layout"
 	"mas/internal/roster"
+	"mas/legacy"
 )
 
 // AgentStatus is one agent of a status report.
@@ -14,6 +16,12 @@ type AgentStatus struct {
 	Status string `json:"status"` // running, starting, exited, stopped or missing (layout.AgentState)
 	Window string `json:"window"`
 	Pane   string `json:"pane,omitempty"`
+	// What the agent is doing, from its events (package activity), and
+	// since when (ISO-8601).
+	Activity      string `json:"activity"`
+	ActivitySince string `json:"activitySince,omitempty"`
+	Message       string `json:"message,omitempty"`      // what an asking agent asks
+	Conversation  string `json:"conversation,omitempty"` // the agent's own conversation id
 }
 
 // WindowStatus is one window of a status report.
@@ -46,10 +54,7 @@ func (a *App) Status(sel Selected) Status {
 	if sel.Iso != nil {
 		st.Workspace = sel.Iso.Dir
 	}
-	byAgent := layout.AgentPanes(sel.Panes)
-	for _, id := range roster.IDs() {
-		st.Agents = append(st.Agents, a.agentStatus(id, byAgent))
-	}
+	st.Agents = a.agents(sel, roster.IDs())
 	st.Status = sessionStatus(st.Agents)
 	if len(sel.Panes) > 0 {
 		st.StartedAt = sel.Panes[0].Created.Format(time.DateTime)
@@ -92,13 +97,74 @@ func sessionStatus(agents []AgentStatus) string {
 	return "partial"
 }
 
-// agentStatus is the state of agent id among the panes of a session
-// (layout.AgentPanes).
-func (a *App) agentStatus(id string, byAgent map[string]layout.PaneInfo) AgentStatus {
-	ag, _ := roster.Lookup(id)
-	as := AgentStatus{ID: ag.ID, Name: ag.Name, Status: layout.Missing, Window: ag.Window}
-	if p, ok := byAgent[id]; ok {
-		as.Pane, as.Status = p.ID, layout.AgentState(p, a.UserShell())
+// agents is the state of the agents ids of the selected session: their
+// panes', and what their events say they do.
+func (a *App) agents(sel Selected, ids []string) []AgentStatus {
+	byAgent := layout.AgentPanes(sel.Panes)
+	run, states := sel.activity()
+	out := make([]AgentStatus, 0, len(ids))
+	for _, id := range ids {
+		ag, _ := roster.Lookup(id)
+		as := AgentStatus{ID: ag.ID, Name: ag.Name, Status: layout.Missing, Window: ag.Window}
+		if p, ok := byAgent[id]; ok {
+			as.Pane, as.Status = p.ID, layout.AgentState(p, a.UserShell())
+		}
+		s, ok := states[id]
+		as.setActivity(run, s, ok)
+		out = append(out, as)
 	}
-	return as
+	return out
+}
+
+// setActivity sets what the agent does from its pane's state and its
+// events: a pane that is gone is missing, one back at the shell exited,
+// whatever the events said last; while the agent's program runs (or is
+// about to), its events tell.
+func (as *AgentStatus) setActivity(run activity.Run, s activity.State, ok bool) {
+	var since time.Time
+	switch as.Status {
+	case layout.Missing:
+		as.Activity = activity.Missing
+	case layout.Exited:
+		as.Activity = activity.Exited
+	default:
+		as.Activity, since = run.Of(s, ok)
+		if as.Activity == activity.Asking {
+			as.Message = s.Message
+		}
+	}
+	if !since.IsZero() {
+		as.ActivitySince = since.UTC().Format(time.RFC3339)
+	}
+	if ok {
+		as.Conversation = s.Conversation
+	}
+}
+
+// activity reads what the agents of the selected session reported: none
+// for a session whose agents mas did not start to report (Run.Events
+// false), or whose reports cannot be read.
+func (sel Selected) activity() (activity.Run, map[string]activity.State) {
+	dir := sel.ActivityDir()
+	if dir == "" {
+		return activity.Run{}, nil
+	}
+	run, states, err := activity.Read(dir)
+	if err != nil {
+		return activity.Run{}, nil
+	}
+	return run, states
+}
+
+// ActivityDir is where the agents of the selected session report their
+// events: its own for an isolated session, the root's for the root's
+// legacy session (its tmux session says so), "" for any other session.
+func (sel Selected) ActivityDir() string {
+	switch {
+	case sel.Iso != nil:
+		return sel.Iso.ActivityDir()
+	case len(sel.Panes) > 0 && sel.Panes[0].Owner == legacy.Owner(sel.Root):
+		return legacy.ActivityDir(sel.Root)
+	}
+	return ""
 }

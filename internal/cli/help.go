@@ -80,6 +80,12 @@ Environment:
   MAS_SESSION_ID      id of the isolated session to create or act on
   MAS_SESSION_NAME    tmux session to act on
   MAS_AGENT_COMMAND   program run in each pane (default clauded)
+  MAS_AGENT_HOOKS     on, off or auto (default): agents report what they do
+                      through Claude Code's hooks; auto: when the agent
+                      program is claude or clauded
+  MAS_AGENT_RESUME    flag that makes an agent continue its conversation on
+                      session resume (default --resume); off: start afresh
+  MAS_AGENT_ID        set in each agent's pane: the agent's id
   MAS_TMUX_SOCKET     use a private tmux server (tmux -L)
   MAS_DEBUG=1         trace every tmux call on stderr
   MAS_PANE_LOGS=1     new sessions log each pane to logs/agent-NN.log: isolated

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	ucli "github.com/urfave/cli/v2"
 
+	"mas/internal/activity"
 	"mas/internal/app"
 )
 
@@ -46,10 +48,29 @@ func (a *App) status(ctx context.Context, cc *ucli.Context) error {
 			fmt.Fprintf(&b, "  %s (%d panes)\n", w.Name, w.Panes)
 		}
 		b.WriteString("\nAgents:\n")
+		now := a.app.Now()
 		for _, ag := range st.Agents {
-			fmt.Fprintf(&b, "  Unit %s %-25s: %s\n", ag.ID, "("+ag.Name+")", ag.Status)
+			line := fmt.Sprintf("  Unit %s %-25s: %-8s %s", ag.ID, "("+ag.Name+")", ag.Status, activityText(ag, now))
+			fmt.Fprintln(&b, strings.TrimRight(line, " "))
 		}
 	}
 	_, err = fmt.Fprint(a.e.Stdout, b.String())
 	return err
+}
+
+// activityText says what an agent does, for people: "waiting for 2m5s",
+// "asking for 10s: permission to use Bash". An agent that exited or has
+// no pane says so in its status already: nothing.
+func activityText(ag app.AgentStatus, now time.Time) string {
+	if ag.Activity == ag.Status || ag.Activity == activity.Exited || ag.Activity == activity.Missing {
+		return ""
+	}
+	text := ag.Activity
+	if since, err := time.Parse(time.RFC3339, ag.ActivitySince); err == nil && ag.Activity != activity.Unknown {
+		text += " for " + max(now.Sub(since), 0).Round(time.Second).String()
+	}
+	if ag.Message != "" {
+		text += ": " + ag.Message
+	}
+	return text
 }

@@ -27,6 +27,13 @@ type Spec struct {
 	Command string   // agent command as shell text, run as "<Command> --model <model>"
 	Shell   string   // the user's shell, which runs the agent and stays after it
 	Owner   Owner    // set on the tmux session as its options, when marked
+	// Settings, when set, is given to each agent as "--settings FILE":
+	// the file whose hooks report the agent's events (package activity).
+	Settings string
+	// Resume maps an agent id to the conversation it continues, given as
+	// "ResumeFlag ID" (default --resume).
+	Resume     map[string]string
+	ResumeFlag string
 }
 
 // AgentLog is the file in logDir that agent id's pane output is appended
@@ -44,13 +51,16 @@ func Plan(s Spec) ([][]string, error) {
 	if err := checkName(s.Name); err != nil {
 		return nil, err
 	}
-	program := programOf(s.Command)
+	program := ProgramOf(s.Command)
 	var cmds [][]string
 	for _, w := range roster.Windows() {
 		target := tmux.Window(s.Name, w.Name)
 		for i, id := range w.Agents {
 			a, _ := roster.Lookup(id)
 			dir := tmux.EscapeFormat(filepath.Join(s.UnitDir, id))
+			if err := s.checkLine(a); err != nil {
+				return nil, err
+			}
 			agent := append([]string{"--"}, s.agentArgv(a, program, "")...)
 			switch {
 			case w.Name == "meta":
@@ -106,30 +116,70 @@ func Plan(s Spec) ([][]string, error) {
 // one), then works. "set -m" gives the agent its own process group in the
 // foreground, so that tmux's pane_current_command names the agent, not the
 // shell, while it runs; the line is run with exec, so that the agent
-// replaces the subshell. With a fourth argument, the script first changes
-// to that directory.
-const agentScript = `set -m; [ -z "$3" ] || cd "$3" || exit; ` +
+// replaces the subshell. The agent's id ($3) is exported as MAS_AGENT_ID,
+// for its programs and hooks. With a fifth argument, the script first
+// changes to that directory.
+const agentScript = `export MAS_AGENT_ID="$3"; set -m; [ -z "$4" ] || cd "$4" || exit; ` +
 	`if [ -n "$2" ] && command -v "$2" >/dev/null 2>&1; then (eval "exec $1"); else "$0" -l -i -c "$1"; fi; ` +
 	`exec "$0" -l`
 
 // agentArgv is the program of an agent's pane; program is that of
-// s.Command (programOf), dir, when set, is where it changes to first.
+// s.Command (ProgramOf), dir, when set, is where it changes to first.
 func (s Spec) agentArgv(a roster.Agent, program, dir string) []string {
 	shell := s.Shell
 	if shell == "" {
 		shell = "/bin/sh"
 	}
-	argv := []string{"/bin/sh", "-c", agentScript, shell, fmt.Sprintf("%s --model %s", s.Command, a.Model), program}
+	argv := []string{"/bin/sh", "-c", agentScript, shell, s.agentLine(a), program, a.ID}
 	if dir != "" {
 		argv = append(argv, dir)
 	}
 	return argv
 }
 
-// programOf returns the program a shell command line runs when it is one
+// agentLine is the command line of agent a: the agent command with its
+// model, the settings file and the conversation it continues, if any.
+func (s Spec) agentLine(a roster.Agent) string {
+	line := fmt.Sprintf("%s --model %s", s.Command, a.Model)
+	if s.Settings != "" {
+		line += " --settings " + quoteWord(s.Settings)
+	}
+	if conv := s.Resume[a.ID]; conv != "" {
+		flag := s.ResumeFlag
+		if flag == "" {
+			flag = DefaultResumeFlag
+		}
+		line += " " + flag + " " + quoteWord(conv)
+	}
+	return line
+}
+
+// DefaultResumeFlag is the flag that makes Claude Code continue a
+// conversation, by its id.
+const DefaultResumeFlag = "--resume"
+
+// checkLine refuses a settings path or a conversation id that cannot be
+// one shell word.
+func (s Spec) checkLine(a roster.Agent) error {
+	for _, w := range []string{s.Settings, s.Resume[a.ID]} {
+		if _, err := syntax.Quote(w, syntax.LangPOSIX); err != nil {
+			return fmt.Errorf("agent %s: %q cannot be a shell word: %w", a.ID, w, err)
+		}
+	}
+	return nil
+}
+
+// quoteWord quotes w as one POSIX shell word; checkLine has made sure it
+// can be.
+func quoteWord(w string) string {
+	q, _ := syntax.Quote(w, syntax.LangPOSIX)
+	return q
+}
+
+// ProgramOf returns the program a shell command line runs when it is one
 // plain command whose first word is a literal (clauded, ~/bin/agent is not:
 // "~" is an expansion), else "".
-func programOf(command string) string {
+func ProgramOf(command string) string {
 	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
 	if err != nil || len(f.Stmts) != 1 {
 		return ""

@@ -143,8 +143,8 @@ func TestProgramOf(t *testing.T) {
 		{"if true; then agent; fi", ""},
 	}
 	for _, tt := range tests {
-		if got := programOf(tt.command); got != tt.want {
-			t.Errorf("programOf(%q) = %q, want %q", tt.command, got, tt.want)
+		if got := ProgramOf(tt.command); got != tt.want {
+			t.Errorf("ProgramOf(%q) = %q, want %q", tt.command, got, tt.want)
 		}
 	}
 }

@@ -47,11 +47,11 @@ const shellCheckTimeout = 10 * time.Second
 // shell, which reads the profile and rc files first, so that an alias, a
 // function or a PATH set there counts. The shell is asked only when the
 // program is not on path: the usual start spawns no process for this.
-// A command line that is not one plain command (programOf is "") is not
+// A command line that is not one plain command (ProgramOf is "") is not
 // checked. A shell that cannot be run, or that does not answer within
 // shellCheckTimeout, is reported on warn and the start goes on.
 func CheckProgram(ctx context.Context, command, shell, path string, warn func(string)) error {
-	program := programOf(command)
+	program := ProgramOf(command)
 	if program == "" || onPath(program, path) {
 		return nil
 	}

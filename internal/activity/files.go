@@ -1,0 +1,275 @@
+package activity
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"mas/internal/roster"
+	"mas/internal/safefile"
+)
+
+// The files of an activity directory, beside one NN.json per agent.
+const (
+	settingsName = "settings.json" // the agents' --settings file
+	runName      = "run.json"      // Run
+	lockName     = ".lock"         // held while a state is read and written back
+)
+
+// maxState caps the read of a file of the directory: agents may write
+// there, and what mas writes is far smaller.
+const maxState = 64 << 10
+
+// Run says how the agents of a session were last started.
+type Run struct {
+	Started time.Time `json:"started"`
+	// Events tells whether they were asked to report their events: an
+	// agent program that is not Claude Code reports none.
+	Events bool `json:"events"`
+}
+
+// Settings returns the path of the settings file of the activity
+// directory dir.
+func Settings(dir string) string { return filepath.Join(dir, settingsName) }
+
+// Prepare readies dir for a start of the session's agents at t: the
+// directory (mode 0700), the settings file whose hooks run exe's hook
+// command when events is set, and run.json, which makes every state
+// written before t an earlier run's. The agents' states are kept: their
+// conversations are what a resume continues.
+func Prepare(dir, exe string, events bool, t time.Time) error {
+	if err := safefile.CheckDir(dir); err != nil {
+		return err
+	}
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	if events {
+		settings, err := settingsJSON(exe, dir)
+		if err != nil {
+			return err
+		}
+		if err := safefile.WriteAtomic(Settings(dir), settings, 0o600); err != nil {
+			return err
+		}
+	}
+	run, _ := json.Marshal(Run{Started: t.UTC(), Events: events})
+	return safefile.WriteAtomic(filepath.Join(dir, runName), append(run, '\n'), 0o600)
+}
+
+// hookTimeout is how long, in seconds, the agent lets a hook of ours run
+// before it ends it; the hook itself gives up far sooner (hookBudget).
+const hookTimeout = 10
+
+// settingsJSON is the agents' settings file: for each event, a hook that
+// runs exe's hook command for dir. The command never fails the agent: it
+// does nothing when exe is gone, says nothing (a hook's output may become
+// the agent's context) and exits 0 (2 would block the agent).
+func settingsJSON(exe, dir string) ([]byte, error) {
+	qexe, err := syntax.Quote(exe, syntax.LangPOSIX)
+	if err != nil {
+		return nil, fmt.Errorf("mas binary path %q: %w", exe, err)
+	}
+	qdir, err := syntax.Quote(dir, syntax.LangPOSIX)
+	if err != nil {
+		return nil, fmt.Errorf("activity directory %q: %w", dir, err)
+	}
+	type hook struct {
+		Type    string `json:"type"`
+		Command string `json:"command"`
+		Timeout int    `json:"timeout"`
+	}
+	type group struct {
+		Matcher string `json:"matcher,omitempty"`
+		Hooks   []hook `json:"hooks"`
+	}
+	hooks := map[string][]group{}
+	for _, ev := range Events {
+		command := fmt.Sprintf("[ -x %s ] && exec %s %s %s %s >/dev/null 2>&1; exit 0", qexe, qexe, HookCommand, qdir, ev)
+		g := group{Hooks: []hook{{Type: "command", Command: command, Timeout: hookTimeout}}}
+		switch ev {
+		case PreToolUse, PermissionRequest, PostToolUse, Notification, SessionStart, SessionEnd:
+			g.Matcher = "*" // every tool, notification, source and reason
+		}
+		hooks[ev] = []group{g}
+	}
+	data, err := json.MarshalIndent(map[string]any{"hooks": hooks}, "", "  ")
+	return append(data, '\n'), err
+}
+
+// Read returns how the agents of the session of dir were last started and
+// each agent's state, by id; an agent with no state yet, or whose state
+// cannot be read, has none. A directory that does not exist holds no run.
+func Read(dir string) (Run, map[string]State, error) {
+	var run Run
+	data, err := safefile.ReadFile(filepath.Join(dir, runName), maxState)
+	if errors.Is(err, fs.ErrNotExist) {
+		return run, map[string]State{}, nil
+	}
+	if err == nil {
+		err = json.Unmarshal(data, &run)
+	}
+	if err != nil {
+		return run, nil, fmt.Errorf("%s: %w", filepath.Join(dir, runName), err)
+	}
+	states := map[string]State{}
+	for _, id := range roster.IDs() {
+		if s, err := readState(dir, id); err == nil {
+			states[id] = s
+		}
+	}
+	return run, states, nil
+}
+
+// Of is agent id's activity and since when, from the run and the agent's
+// state (ok false: none): an agent whose program reports no events is
+// Unknown, one with no event in this run Starting.
+func (r Run) Of(s State, ok bool) (string, time.Time) {
+	if !r.Events {
+		return Unknown, r.Started
+	}
+	if s.Submitted.Before(r.Started) {
+		s.Submitted = time.Time{} // typed into an earlier run's agent
+	}
+	if !ok || s.EventAt.Before(r.Started) {
+		// An earlier run's events say nothing of this one's agent.
+		s = State{Submitted: s.Submitted, Since: r.Started}
+	}
+	return s.Now()
+}
+
+// readState reads agent id's state.
+func readState(dir, id string) (State, error) {
+	var s State
+	data, err := safefile.ReadFile(statePath(dir, id), maxState)
+	if err != nil {
+		return s, err
+	}
+	err = json.Unmarshal(data, &s)
+	return s, err
+}
+
+func statePath(dir, id string) string { return filepath.Join(dir, id+".json") }
+
+// Update changes agent id's state by f under the directory's lock, which
+// it waits for up to wait, and writes it back atomically: a reader sees
+// the old state or the new one, and an update killed half-way leaves the
+// old one.
+func Update(ctx context.Context, dir, id string, wait time.Duration, f func(State) State) (State, error) {
+	if _, ok := roster.Lookup(id); !ok {
+		return State{}, fmt.Errorf("no agent %q", id)
+	}
+	if err := safefile.CheckDir(dir); err != nil {
+		return State{}, err
+	}
+	lock, err := safefile.Open(filepath.Join(dir, lockName), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return State{}, err
+	}
+	defer lock.Close()
+	if err := flock(ctx, lock, wait); err != nil {
+		return State{}, fmt.Errorf("%s: %w", lock.Name(), err)
+	}
+	old, err := readState(dir, id)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		old = State{} // an unreadable state is replaced
+	}
+	s := f(old)
+	data, err := json.Marshal(s)
+	if err != nil {
+		return State{}, err
+	}
+	return s, safefile.WriteAtomic(statePath(dir, id), append(data, '\n'), 0o600)
+}
+
+// MarkSubmitted records that a prompt was typed into agent id with Enter
+// at t, before it is: until the agent reports the turn that prompt
+// starts, it is working, not waiting for the turn before.
+func MarkSubmitted(ctx context.Context, dir, id string, t time.Time) error {
+	_, err := Update(ctx, dir, id, lockWait, func(s State) State {
+		s.Submitted = t.UTC()
+		return s
+	})
+	return err
+}
+
+// ClearSubmitted takes back a mark of MarkSubmitted made at t, when the
+// prompt could not be typed; a later mark stays.
+func ClearSubmitted(ctx context.Context, dir, id string, t time.Time) error {
+	_, err := Update(ctx, dir, id, lockWait, func(s State) State {
+		if s.Submitted.Equal(t.UTC()) {
+			s.Submitted = time.Time{}
+		}
+		return s
+	})
+	return err
+}
+
+// lockWait bounds the wait of a command for the directory's lock, which
+// hooks hold for a moment each.
+const lockWait = 5 * time.Second
+
+// ErrLockTimeout is a lock still held by another process after the wait.
+var ErrLockTimeout = errors.New("held by another process for too long")
+
+// flock takes an exclusive lock on f, trying again until wait is over or
+// ctx is done.
+func flock(ctx context.Context, f *os.File, wait time.Duration) error {
+	deadline := time.Now().Add(wait)
+	for delay := time.Millisecond; ; delay = min(2*delay, 20*time.Millisecond) {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			return err
+		}
+		if time.Now().After(deadline) {
+			return ErrLockTimeout
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(delay):
+		}
+	}
+}
+
+// Wiring says how a session's agents report their events, and whether
+// they continue their conversations.
+type Wiring struct {
+	Exe    string // the mas binary the agents' hooks run
+	Events bool   // the agent program reports events (it is Claude Code)
+	// Continue asks each agent to continue the conversation its events
+	// last named (a resume), instead of starting a new one.
+	Continue bool
+}
+
+// Start readies the activity directory dir for a start of the agents at t
+// (Prepare). It returns the settings file to give each agent, "" when
+// they report no events, and, when w.Continue, the conversation each agent
+// continues, by agent id.
+func (w Wiring) Start(dir string, t time.Time) (settings string, conversations map[string]string, err error) {
+	if w.Continue {
+		conversations = map[string]string{}
+		if _, states, err := Read(dir); err == nil {
+			for id, s := range states {
+				if s.Conversation != "" {
+					conversations[id] = s.Conversation
+				}
+			}
+		}
+	}
+	if err := Prepare(dir, w.Exe, w.Events, t); err != nil {
+		return "", nil, fmt.Errorf("activity directory: %w", err)
+	}
+	if w.Events {
+		settings = Settings(dir)
+	}
+	return settings, conversations, nil
+}
