@@ -129,10 +129,10 @@ type MessageResult struct {
 // AgentOutput is the last lines of one agent's screen, as peek --json and
 // GET /sessions/{id}/output show them.
 type AgentOutput struct {
-	ID     string   `json:"id"`
-	Name   string   `json:"name"`
-	Window string   `json:"window"`
-	Status string   `json:"status"` // running, starting, exited, stopped or missing
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Window string `json:"window"`
+	Status string `json:"status"` // running, starting, exited, stopped or missing
 	// What the agent does, from its events: starting, waiting, working,
 	// asking, exited, missing or unknown; since when (ISO-8601); what an
 	// asking agent asks.
