@@ -115,6 +115,9 @@ type MessageRequest struct {
 	Target  string `json:"target"`
 	Message string `json:"message"`
 	Execute bool   `json:"execute,omitempty"`
+	// Force sends even to agents that are asking a person: the text
+	// answers their dialog. Without it, such a message is a conflict.
+	Force bool `json:"force,omitempty"`
 }
 
 // MessageResult is the answer to POST /message.

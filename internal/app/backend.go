@@ -160,7 +160,10 @@ func (b Backend) Message(ctx context.Context, m api.MessageRequest) (*api.Messag
 	case err != nil:
 		return nil, conflict(err, "the request's \"session\" field")
 	}
-	n, failed := b.a.Deliver(ctx, sel, ids, m.Message, m.Execute)
+	n, failed, err := b.a.Deliver(ctx, sel, ids, m.Message, m.Execute, m.Force)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v; add \"force\": true to send it anyway", api.ErrConflict, err)
+	}
 	res := &api.MessageResult{Status: "acknowledged", Session: sel.Name, Target: m.Target, Sent: n, Total: len(ids)}
 	if n < len(ids) {
 		return nil, fmt.Errorf("%w: message sent to %d/%d agents: %v", api.ErrPartial, n, len(ids), failed)

@@ -62,7 +62,7 @@ func TestForgedListingReachesNoOtherPane(t *testing.T) {
 			t.Errorf("the selection holds the pane %+v, not of %s (%s)", p, s.Name, sessionID)
 		}
 	}
-	if n, failed := a.Deliver(ctx, sel, []string{"00"}, "touch pwned-by-send", true); n != 1 || failed != nil {
+	if n, failed, _ := a.Deliver(ctx, sel, []string{"00"}, "touch pwned-by-send", true, false); n != 1 || failed != nil {
 		t.Errorf("send: %d, %q", n, failed)
 	}
 	peek, err := a.Peek(ctx, sel, []string{"00"}, 50)

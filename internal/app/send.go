@@ -5,18 +5,33 @@ import (
 	"fmt"
 	"strings"
 
+	"mas/internal/activity"
 	"mas/internal/layout"
 )
 
 // Deliver types text into the panes of the agents ids of the selected
 // session, with Enter when enter is set, and returns how many got it and
 // what went wrong with the others. Multi-line text goes only to panes
-// whose agent runs.
-func (a *App) Deliver(ctx context.Context, sel Selected, ids []string, text string, enter bool) (int, []string) {
+// whose agent runs. Unless force, nothing is typed when one of the agents
+// is asking (*AskingError): the text would answer its dialog.
+func (a *App) Deliver(ctx context.Context, sel Selected, ids []string, text string, enter, force bool) (int, []string, error) {
 	byAgent := layout.AgentPanes(sel.Panes)
-	var panes []string
+	agents := a.agents(sel, ids)
+	if !force {
+		var asking []AgentStatus
+		for _, ag := range agents {
+			if ag.Activity == activity.Asking {
+				asking = append(asking, ag)
+			}
+		}
+		if len(asking) > 0 {
+			return 0, nil, &AskingError{Agents: asking}
+		}
+	}
+	var panes, marked []string
 	var failed []string
-	for _, id := range ids {
+	for _, ag := range agents {
+		id := ag.ID
 		p, ok := byAgent[id]
 		if !ok {
 			failed = append(failed, fmt.Sprintf("agent %s has no pane in %s", id, sel.Shown()))
@@ -29,10 +44,57 @@ func (a *App) Deliver(ctx context.Context, sel Selected, ids []string, text stri
 			continue
 		}
 		panes = append(panes, p.Target())
+		if startsTurn(ag, text, enter) {
+			marked = append(marked, id)
+		}
+	}
+	// Marked before it is typed: the agent may report the turn it
+	// starts before the text is all typed.
+	t := a.Now()
+	dir := sel.ActivityDir()
+	for _, id := range marked {
+		if err := activity.MarkSubmitted(ctx, dir, id, t); err != nil {
+			a.warnf("agent %s: cannot note the prompt it is sent (mas wait may return before its turn): %v", id, err)
+		}
 	}
 	n, err := layout.Send(ctx, a.Tmux, panes, text, enter)
 	if err != nil {
 		failed = append(failed, err.Error())
 	}
-	return n, failed
+	if n == 0 {
+		for _, id := range marked {
+			activity.ClearSubmitted(context.WithoutCancel(ctx), dir, id, t)
+		}
+	}
+	return n, failed, nil
+}
+
+// startsTurn tells whether text typed into agent ag starts a turn of its:
+// with Enter, into an agent that reports its events and does not ask
+// (typing into a dialog answers it), and not a command of the agent's own
+// ("/clear": no turn).
+func startsTurn(ag AgentStatus, text string, enter bool) bool {
+	switch ag.Activity {
+	case activity.Unknown, activity.Asking, activity.Exited, activity.Missing:
+		return false
+	}
+	return enter && !strings.HasPrefix(text, "/")
+}
+
+// AskingError is a message refused because agents it is for are asking a
+// person something: typed into their dialog, it would answer it.
+type AskingError struct {
+	Agents []AgentStatus
+}
+
+func (e *AskingError) Error() string {
+	var parts []string
+	for _, ag := range e.Agents {
+		what := "asking"
+		if ag.Message != "" {
+			what += " (" + ag.Message + ")"
+		}
+		parts = append(parts, fmt.Sprintf("agent %s is %s", ag.ID, what))
+	}
+	return strings.Join(parts, "; ") + ": the message would answer its dialog; nothing sent (--force sends it anyway)"
 }

@@ -285,7 +285,7 @@ func TestDeliver(t *testing.T) {
 	f.Add("mas-a")
 	sel, _ := a.Select(context.Background(), "")
 	sel.Panes = sel.Panes[:12] // agent 33's pane is gone
-	n, failed := a.Deliver(context.Background(), sel, []string{"00", "33"}, "hi", true)
+	n, failed, _ := a.Deliver(context.Background(), sel, []string{"00", "33"}, "hi", true, false)
 	if n != 1 || len(failed) != 1 || failed[0] != "agent 33 has no pane in mas-a" {
 		t.Errorf("sent %d, failed %q", n, failed)
 	}

@@ -24,6 +24,7 @@ func (a *App) commands() []*command {
 			flags: []flagSpec{
 				{long: "execute", short: "e", usage: "press Enter after the message, submitting it"},
 				{long: "no-execute", short: "n", usage: "only type the message (the default)"},
+				{long: "force", short: "f", usage: "send even to an agent that is asking a person (the text answers its dialog)"},
 			},
 			action: a.send},
 		{name: "status", usage: "Show whether the session and its agents are running",

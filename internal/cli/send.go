@@ -32,7 +32,10 @@ func (a *App) send(ctx context.Context, cc *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	ok, failed := a.app.Deliver(ctx, sel, ids, message, cc.Bool("execute"))
+	ok, failed, err := a.app.Deliver(ctx, sel, ids, message, cc.Bool("execute"), cc.Bool("force"))
+	if err != nil {
+		return fmt.Errorf("send: %w", err)
+	}
 	tag := "[SUCCESS]"
 	if useColor(a.e.StdoutTTY, a.e.Getenv) {
 		tag = "\033[1;32m[SUCCESS]\033[0m"
