@@ -273,3 +273,41 @@ func (w Wiring) Start(dir string, t time.Time) (settings string, conversations m
 	}
 	return settings, conversations, nil
 }
+
+// Summary sums up the agents of a session from their events alone, without
+// asking tmux whether their panes still run: for lists of sessions.
+type Summary struct {
+	Waiting, Asking, Working int
+	// Last is when the last event of any agent arrived, zero for none.
+	Last time.Time
+}
+
+// NeedPerson is how many agents wait for a person.
+func (s Summary) NeedPerson() int { return s.Waiting + s.Asking }
+
+// Summarize reads the activity directory dir into a Summary; a directory
+// that cannot be read sums up to nothing.
+func Summarize(dir string) Summary {
+	var sum Summary
+	run, states, err := Read(dir)
+	if err != nil {
+		return sum
+	}
+	for _, s := range states {
+		if s.EventAt.After(sum.Last) {
+			sum.Last = s.EventAt
+		}
+	}
+	for _, id := range roster.IDs() {
+		s, ok := states[id]
+		switch act, _ := run.Of(s, ok); act {
+		case Waiting:
+			sum.Waiting++
+		case Asking:
+			sum.Asking++
+		case Working:
+			sum.Working++
+		}
+	}
+	return sum
+}
