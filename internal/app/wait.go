@@ -15,6 +15,16 @@ import (
 // in time.
 var ErrWaitTimeout = errors.New("timed out")
 
+// TimeoutError is a wait that timed out; Pending says which agents did
+// not come to need a person, and what they do.
+type TimeoutError struct {
+	Pending string // "still working: 21, 22; still starting: 23"
+}
+
+func (e *TimeoutError) Error() string { return ErrWaitTimeout.Error() + "; " + e.Pending }
+
+func (e *TimeoutError) Unwrap() error { return ErrWaitTimeout }
+
 // ErrAgentGone is a wait for an agent that exited, or whose pane is gone:
 // it will not need anyone.
 var ErrAgentGone = errors.New("agent is gone")
@@ -65,7 +75,7 @@ func (a *App) Wait(ctx context.Context, sel Selected, ids, want []string) ([]Age
 		select {
 		case <-ctx.Done():
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				return agents, fmt.Errorf("%w; %s", ErrWaitTimeout, describeAgents(agents, want))
+				return agents, &TimeoutError{Pending: describeAgents(agents, want)}
 			}
 			return agents, ctx.Err()
 		case <-changed:

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -46,10 +47,11 @@ func (a *App) wait(ctx context.Context, cc *ucli.Context) error {
 		defer cancel()
 	}
 	agents, err := a.app.Wait(ctx, sel, ids, want)
-	if err != nil {
-		if cc.IsSet("timeout") && ctx.Err() != nil {
-			return fmt.Errorf("wait: after %s: %w", timeout, err)
-		}
+	var late *app.TimeoutError
+	switch {
+	case errors.As(err, &late):
+		return fmt.Errorf("wait: timed out after %s; %s", timeout, late.Pending)
+	case err != nil:
 		return fmt.Errorf("wait: %w", err)
 	}
 	if cc.Bool("json") {
