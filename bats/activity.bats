@@ -28,10 +28,11 @@ files_of() {
 	(cd "$1" && find . -exec stat -c '%n %a %F' {} + && find . -type f -exec sha256sum {} +) | sort
 }
 
-# interrupted PID sends SIGINT to PID and tells whether it has ended.
+# interrupted PID sends SIGINT to PID, a child of the test, and tells
+# whether it has ended (a zombie until the test waits for it).
 interrupted() {
 	kill -INT "$1" 2>/dev/null
-	! kill -0 "$1" 2>/dev/null
+	[[ "$(ps -o stat= -p "$1")" == "" || "$(ps -o stat= -p "$1")" == Z* ]]
 }
 
 @test "agents report what they do: waiting once started, working during a turn, waiting after it" {
@@ -57,7 +58,7 @@ interrupted() {
 	run --separate-stderr mas peek 21 -n 1
 	assert_line "== 21 Frontend Developer (running, working) =="
 
-	mas wait 21 >"$BATS_TEST_TMPDIR/wait.out" 2>&1 3>&- &
+	"$MAS_BIN" wait 21 >"$BATS_TEST_TMPDIR/wait.out" 2>&1 3>&- &
 	local waiter=$!
 	tmux wait-for -S ch21
 	wait "$waiter"
@@ -71,7 +72,9 @@ interrupted() {
 	mas send 22 "ask Bash" -e
 	run --separate-stderr mas wait 22 --for asking --timeout "${WAIT_LIMIT}s"
 	assert_success
-	assert_output "22 asking: Claude needs your permission to use Bash"
+	# PermissionRequest, then the Notification, which says it in its words.
+	assert_output --regexp '^22 asking: (Claude needs your )?permission to use Bash$'
+	wait_until "the dialog's notification" grep -q '"event":"Notification","fired":true' "$FAKECLAUDE_LOG"
 	run --separate-stderr mas status --detail
 	assert_line --regexp '^  Unit 22 \(Backend Developer\)      : running  asking for [0-9]+s: Claude needs your permission to use Bash$'
 
@@ -158,7 +161,7 @@ interrupted() {
 @test "wait ends on Ctrl-C, and on usage errors at once" {
 	create_session
 	mas send 21 "work chc" -e
-	mas wait 21 >"$BATS_TEST_TMPDIR/wait.out" 2>&1 3>&- &
+	"$MAS_BIN" wait 21 >"$BATS_TEST_TMPDIR/wait.out" 2>&1 3>&- &
 	local waiter=$!
 	wait_until "21 is working" is_doing 21 working
 	# Until it takes it: started in the background, it ignores SIGINT
