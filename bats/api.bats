@@ -4,12 +4,6 @@
 
 load helpers
 
-# The fake Claude Code (internal/fakeclaude) is built once for the file,
-# before the tests set HOME aside (Go's caches live under it).
-setup_file() {
-	is_original || go -C "$BATS_TEST_DIRNAME/.." build -o "$BATS_FILE_TMPDIR/fakeclaude" ./internal/fakeclaude
-}
-
 setup() {
 	common_setup
 	skip_if_original "the original API was a separate TypeScript server (bug #21)"
@@ -202,13 +196,6 @@ last_line_is() {
 	assert_success
 	run curl -sS -w '\n%{http_code}' "$API/sessions/$id/output"
 	[ "${lines[-1]}" = 409 ] || fail "$output"
-}
-
-# use_fake_claude puts the fake Claude Code on the panes' PATH as
-# "clauded", over the stub agent: its hooks run the binary under test, so
-# that each agent reports what it does as Claude Code's agents do.
-use_fake_claude() {
-	cp "$BATS_FILE_TMPDIR/fakeclaude" "$STUB_BIN/clauded"
 }
 
 # json_is URL FILTER VALUE tells whether jq's FILTER of the answer at URL

@@ -996,7 +996,7 @@ func TestWebPageShowsWhoNeedsYou(t *testing.T) {
 	// written as their hooks write them.
 	dir := filepath.Join(f.sessionDir(t, id), "activity")
 	at := time.Now().Add(-time.Hour)
-	if err := activity.Prepare(dir, "", true, at); err != nil {
+	if l, err := (activity.Wiring{Events: true}).Start(dir, at); err != nil || l.Started() != nil {
 		t.Fatal(err)
 	}
 	event := func(agent string, e activity.Event) {
