@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"mas/internal/activity"
 	"mas/internal/layout"
 	"mas/internal/roster"
 	"mas/tmux"
@@ -18,7 +19,8 @@ import (
 // unit directory, started as Create starts them (o.Command, o.Shell,
 // o.PaneLogs), and the session active again in its files and in the
 // registry. o.Config and o.NewID are not used: the session keeps its
-// config.json, and its prompts are not sent again.
+// config.json, and its prompts are not sent again. When o.Wiring.Continue,
+// each agent continues its conversation (activity.Wiring).
 //
 // It is refused, with nothing changed, when the session runs (ErrRunning:
 // its tmux session runs and Session.Runs says it is the session's, even
@@ -57,6 +59,10 @@ func Resume(ctx context.Context, o CreateOptions) (*Session, error) {
 		}
 		undo.add(func(context.Context) { layout.RemoveLogs(logDir, made) })
 	}
+	// What starting the agents rewrites in their activity directory says
+	// who runs now: a resume that fails or is refused puts it back.
+	saved := activity.Save(s.ActivityDir())
+	undo.add(func(context.Context) { saved.Restore() })
 	if err := startAgents(ctx, o, s); err != nil {
 		if errors.Is(err, layout.ErrDuplicate) {
 			// Made since claimStopped looked, and left alone: a refusal.

@@ -253,14 +253,15 @@ type Wiring struct {
 // Start readies the activity directory dir for a start of the agents at t
 // (Prepare). It returns the settings file to give each agent, "" when
 // they report no events, and, when w.Continue, the conversation each agent
-// continues, by agent id.
+// continues, by agent id (Continuable): an agent without one starts a new
+// conversation.
 func (w Wiring) Start(dir string, t time.Time) (settings string, conversations map[string]string, err error) {
 	if w.Continue {
 		conversations = map[string]string{}
 		if _, states, err := Read(dir); err == nil {
 			for id, s := range states {
-				if s.Conversation != "" {
-					conversations[id] = s.Conversation
+				if c, ok := s.Continuable(); ok {
+					conversations[id] = c
 				}
 			}
 		}
@@ -274,9 +275,87 @@ func (w Wiring) Start(dir string, t time.Time) (settings string, conversations m
 	return settings, conversations, nil
 }
 
+// Continuable returns the conversation the agent of s can continue: the
+// one its events last named, when its id can be given on a command line
+// and its transcript, when the agent said where it keeps it, is there. An
+// agent that was never given a prompt has a conversation id but no
+// transcript yet (Claude Code writes it with the first message), and
+// Claude Code refuses to resume a conversation whose transcript is gone
+// (it deletes old ones): such an agent starts afresh instead of exiting.
+func (s State) Continuable() (string, bool) {
+	if !conversationID(s.Conversation) {
+		return "", false
+	}
+	if s.Transcript != "" {
+		// Only looked at, never opened: the agent chose the path.
+		if fi, err := os.Stat(s.Transcript); err != nil || !fi.Mode().IsRegular() {
+			return "", false
+		}
+	}
+	return s.Conversation, true
+}
+
+// Saved is what a start of the agents (Prepare) rewrites in an activity
+// directory, read before it does, so that a start that fails or is
+// refused can put it back (Restore): the directory then says of the
+// agents what it said before.
+type Saved struct {
+	dir   string
+	made  bool // dir did not exist
+	files []savedFile
+}
+
+type savedFile struct {
+	name  string
+	data  []byte
+	there bool // the file existed, and data is its content
+	known bool // it could be read, or it did not exist
+}
+
+// Save reads what Prepare would rewrite in dir.
+func Save(dir string) Saved {
+	_, err := os.Lstat(dir)
+	sv := Saved{dir: dir, made: errors.Is(err, fs.ErrNotExist)}
+	for _, name := range []string{settingsName, runName} {
+		data, err := safefile.ReadFile(filepath.Join(dir, name), maxState)
+		sv.files = append(sv.files, savedFile{name: name, data: data, there: err == nil,
+			known: err == nil || errors.Is(err, fs.ErrNotExist)})
+	}
+	return sv
+}
+
+// Restore puts back what Save read: a file that was there is written
+// again, one that was not is removed, and so is the directory when it
+// was not there and nothing else is in it now. What could not be read is
+// left as it is.
+func (sv Saved) Restore() error {
+	if err := safefile.CheckDir(sv.dir); err != nil {
+		return err
+	}
+	var errs []error
+	for _, f := range sv.files {
+		path := filepath.Join(sv.dir, f.name)
+		switch {
+		case f.there:
+			errs = append(errs, safefile.WriteAtomic(path, f.data, 0o600))
+		case f.known:
+			if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				errs = append(errs, err)
+			}
+		}
+	}
+	if sv.made {
+		os.Remove(sv.dir) // only when empty
+	}
+	return errors.Join(errs...)
+}
+
 // Summary sums up the agents of a session from their events alone, without
 // asking tmux whether their panes still run: for lists of sessions.
 type Summary struct {
+	// Events tells whether the agents were started to report their
+	// events: without, the counts say nothing.
+	Events                   bool
 	Waiting, Asking, Working int
 	// Last is when the last event of any agent arrived, zero for none.
 	Last time.Time
@@ -293,6 +372,7 @@ func Summarize(dir string) Summary {
 	if err != nil {
 		return sum
 	}
+	sum.Events = run.Events
 	for _, s := range states {
 		if s.EventAt.After(sum.Last) {
 			sum.Last = s.EventAt
