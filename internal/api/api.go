@@ -82,13 +82,22 @@ type Run struct {
 
 // Session is one session, as lists and details show it.
 type Session struct {
-	SessionID    string    `json:"sessionId"`
-	TmuxSession  string    `json:"tmuxSession"`
-	Status       string    `json:"status"`
-	Error        string    `json:"error,omitempty"`
-	CreatedAt    string    `json:"createdAt"`
-	WorkingDir   string    `json:"workingDir"`
-	Mode         string    `json:"mode"`
+	SessionID   string `json:"sessionId"`
+	TmuxSession string `json:"tmuxSession"`
+	Status      string `json:"status"`
+	Error       string `json:"error,omitempty"`
+	CreatedAt   string `json:"createdAt"`
+	WorkingDir  string `json:"workingDir"`
+	Mode        string `json:"mode"`
+	// NeedsYou is how many agents of a running session wait for a person
+	// (their turn ended, or they ask), Asking how many of those ask;
+	// absent when the session does not run or its agents report no
+	// events.
+	NeedsYou *int `json:"needsYou,omitempty"`
+	Asking   *int `json:"asking,omitempty"`
+	// LastActivity is when an agent of the session last reported an
+	// event (RFC 3339), absent when none did.
+	LastActivity string    `json:"lastActivity,omitempty"`
 	UnitDir      string    `json:"unitDir,omitempty"`
 	WorkflowsDir string    `json:"workflowsDir,omitempty"`
 	Config       *string   `json:"config,omitempty"`

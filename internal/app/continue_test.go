@@ -183,3 +183,57 @@ func TestResumeAllResumesTheSessionsWhoseTmuxWentAway(t *testing.T) {
 		t.Errorf("a second ResumeAll: %+v, %v; want only the broken session, refused again", again, err)
 	}
 }
+
+// TestSessionViewCountsWhoNeedsYou: a running session's view counts the
+// agents that wait for a person from their events; a stopped one's counts
+// nothing, but tells when its agents were last heard of.
+func TestSessionViewCountsWhoNeedsYou(t *testing.T) {
+	a, _, s := startHooked(t, nil)
+	ctx := context.Background()
+	report(t, a, s.ID, "00", activity.State{Activity: activity.Waiting, Conversation: "c-00"})
+	report(t, a, s.ID, "10", activity.State{Activity: activity.Asking, Message: "permission to use Bash"})
+	report(t, a, s.ID, "11", activity.State{Activity: activity.Working})
+	last := a.Now().Add(time.Second).UTC().Format(time.RFC3339)
+
+	l, _ := a.Describe(ctx, a.Root(), s.ID)
+	j := SessionView(l, false)
+	if j.NeedsYou == nil || *j.NeedsYou != 2 || j.Asking == nil || *j.Asking != 1 || j.LastActivity != last {
+		t.Errorf("running: needsYou %v, asking %v, lastActivity %q; want 2, 1, %s", deref(j.NeedsYou), deref(j.Asking), j.LastActivity, last)
+	}
+	d, _ := a.ShowSession(ctx, a.Root(), s.ID)
+	if len(d.Agents) != 13 || d.Agents[0].Activity != activity.Waiting || d.Agents[1].Activity != activity.Asking || d.Agents[1].Message != "permission to use Bash" {
+		t.Errorf("show: agents %+v", d.Agents)
+	}
+	if d.NeedsYou == nil || *d.NeedsYou != 2 || d.Asking == nil || *d.Asking != 1 {
+		t.Errorf("show: needsYou %v, asking %v; want 2, 1", deref(d.NeedsYou), deref(d.Asking))
+	}
+
+	if err := a.StopSession(ctx, a.Root(), s.ID); err != nil {
+		t.Fatal(err)
+	}
+	l, _ = a.Describe(ctx, a.Root(), s.ID)
+	j = SessionView(l, true)
+	if j.NeedsYou != nil || j.Asking != nil || j.LastActivity != last {
+		t.Errorf("stopped: needsYou %v, asking %v, lastActivity %q; want none, none, %s", deref(j.NeedsYou), deref(j.Asking), j.LastActivity, last)
+	}
+	if d, _ := a.ShowSession(ctx, a.Root(), s.ID); len(d.Agents) != 0 {
+		t.Errorf("show of a stopped session: agents %+v", d.Agents)
+	}
+}
+
+// TestSessionViewOfAgentsWithoutEvents: agents that report no events (not
+// Claude Code) say nothing of who needs you.
+func TestSessionViewOfAgentsWithoutEvents(t *testing.T) {
+	a, _, s := startHooked(t, map[string]string{"MAS_AGENT_HOOKS": "off"})
+	l, _ := a.Describe(context.Background(), a.Root(), s.ID)
+	if j := SessionView(l, false); j.NeedsYou != nil || j.Asking != nil {
+		t.Errorf("needsYou %v, asking %v; want none", deref(j.NeedsYou), deref(j.Asking))
+	}
+}
+
+func deref(p *int) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
+	"mas/internal/activity"
 	"mas/internal/api"
 	"mas/internal/roster"
 	"mas/isolated"
@@ -51,10 +53,21 @@ func (a *App) Prune(ctx context.Context) (removed, finished []string, err error)
 func (a *App) Removals() ([]isolated.Removal, error) { return isolated.Removals(a.Root()) }
 
 // SessionView is a session as session list, session show and the HTTP
-// API show it; detail adds paths, units, config, logs and metadata.
+// API show it, with what its agents last reported (activity.Summarize:
+// their events alone, no tmux call); detail adds paths, units, config,
+// logs and metadata.
 func SessionView(l isolated.Listed, detail bool) api.Session {
 	j := api.Session{SessionID: l.ID, TmuxSession: l.TmuxName, Status: l.Status, Error: l.Error,
 		CreatedAt: l.CreatedAt, WorkingDir: l.Dir, Mode: l.Mode}
+	if l.Error == "" && l.Dir != "" { // not an orphan, which has no directory
+		sum := activity.Summarize(l.ActivityDir())
+		if !sum.Last.IsZero() {
+			j.LastActivity = sum.Last.UTC().Format(time.RFC3339)
+		}
+		if l.Status == "active" && sum.Events {
+			j.NeedsYou, j.Asking = new(sum.NeedPerson()), new(sum.Asking)
+		}
+	}
 	if !detail {
 		return j
 	}
@@ -70,4 +83,42 @@ func SessionView(l isolated.Listed, detail bool) api.Session {
 		j.Units = roster.IDs()
 	}
 	return j
+}
+
+// SessionDetail is a session as session show shows it: SessionView's
+// detail and, while it runs, what each of its agents does.
+type SessionDetail struct {
+	api.Session
+	Agents []AgentStatus `json:"agents,omitempty"`
+}
+
+// ShowSession describes session id of root for session show; tmuxErr says
+// that its status could not be checked. A session that runs is described
+// with its agents, from their panes and events as status --detail shows
+// them (one tmux call more), and the agents that need a person are
+// counted from that view.
+func (a *App) ShowSession(ctx context.Context, root, id string) (d SessionDetail, tmuxErr error) {
+	l, tmuxErr := a.Describe(ctx, root, id)
+	d.Session = SessionView(l, true)
+	if l.Status != "active" || l.Error != "" {
+		return d, tmuxErr
+	}
+	sel, err := a.Select(ctx, id)
+	if err != nil || sel.Iso == nil || sel.Iso.ID != id {
+		return d, tmuxErr // stopped meanwhile: the files tell the rest
+	}
+	d.Agents = a.agents(sel, roster.IDs())
+	if d.NeedsYou != nil {
+		needs, asking := 0, 0
+		for _, ag := range d.Agents {
+			if activity.NeedsPerson(ag.Activity) {
+				needs++
+			}
+			if ag.Activity == activity.Asking {
+				asking++
+			}
+		}
+		d.NeedsYou, d.Asking = &needs, &asking
+	}
+	return d, tmuxErr
 }

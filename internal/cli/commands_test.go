@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"mas/internal/api"
 	"mas/internal/app"
 	"mas/internal/faketmux"
 )
@@ -78,11 +79,11 @@ func TestCommands(t *testing.T) {
 		{"lost", []string{"session", "resume", "--all"}, "", "{id} resumed in tmux session {name}\n", "~[INFO] Resumed 1 session; attach with: mas session attach ", ""},
 		{"lost", []string{"session", "list"}, "", "~  stopped  ", "", ""},
 		{"stopped", []string{"session", "resume", "{id}"}, "", "", "~[INFO] Resumed session {id} in tmux session {name}", ""},
-		{"orphan", []string{"session", "list"}, "", "~\n{name}  {name}  orphan  2023-11-14T22:13:20Z  -\n", "", ""},
+		{"orphan", []string{"session", "list"}, "", "~\n{name}  {name}  orphan  2023-11-14T22:13:20Z  -          -\n", "", ""},
 		{"orphan", []string{"session", "list", "--json"}, "", "~\"sessionId\": \"{name}\",\n      \"tmuxSession\": \"{name}\",\n      \"status\": \"orphan\",", "", ""},
 		{"orphan", []string{"session", "stop", "{name}"}, "", "", "[INFO] Stopped orphaned tmux session {name} (of session {id}, whose directory is gone)\n", ""},
 		{"orphan", []string{"session", "stop", "{id}"}, "", "", "", "no such session {id} under "},
-		{"foreign", []string{"session", "list"}, "", "SESSION ID  TMUX  STATUS  CREATED  WORKSPACE\n", "", ""},
+		{"foreign", []string{"session", "list"}, "", "SESSION ID  TMUX  STATUS  CREATED  WORKSPACE  NEEDS YOU\n", "", ""},
 		{"foreign", []string{"session", "stop", "mas-abcdef12"}, "", "", "", "no such session mas-abcdef12 under {root}/sessions, nor an orphaned tmux session of this root by that name (the root, from MAS_ROOT)"},
 		{"isolated", []string{"env", "{id}"}, "", "~export MAS_SESSION_ID={id}\n", "", ""},
 		{"isolated", []string{"env", "{id}", "--shell", "fish"}, "", "~set -gx MAS_SESSION_ID '{id}'\n", "", ""},
@@ -169,6 +170,24 @@ func TestCommands(t *testing.T) {
 			t.Errorf("%s: error %v, want %q", name, err, msg)
 		case tt.err != "" && isUsage != errors.As(err, &usage):
 			t.Errorf("%s: error %v: usage error %v, want %v", name, err, !isUsage, isUsage)
+		}
+	}
+}
+
+func TestNeedsYouColumn(t *testing.T) {
+	tests := []struct {
+		needs, asking *int
+		want          string
+		why           string
+	}{
+		{nil, nil, "-", "not running, or agents that report no events"},
+		{new(0), new(0), "0", "nobody waits"},
+		{new(3), new(0), "3", "three agents' turns ended"},
+		{new(3), new(1), "3 (1 asking)", "one of them asks"},
+	}
+	for _, tt := range tests {
+		if got := needsYou(api.Session{NeedsYou: tt.needs, Asking: tt.asking}); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.why, got, tt.want)
 		}
 	}
 }
