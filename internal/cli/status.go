@@ -50,12 +50,18 @@ func (a *App) status(ctx context.Context, cc *ucli.Context) error {
 		b.WriteString("\nAgents:\n")
 		now := a.app.Now()
 		for _, ag := range st.Agents {
-			line := fmt.Sprintf("  Unit %s %-25s: %-8s %s", ag.ID, "("+ag.Name+")", ag.Status, activityText(ag, now))
-			fmt.Fprintln(&b, strings.TrimRight(line, " "))
+			b.WriteString(agentStatusLine(ag, now))
 		}
 	}
 	_, err = fmt.Fprint(a.e.Stdout, b.String())
 	return err
+}
+
+// agentStatusLine is the line of an agent in status --detail and session show:
+// its id, name, state and activity.
+func agentStatusLine(ag app.AgentStatus, now time.Time) string {
+	line := fmt.Sprintf("  Unit %s %-25s: %-8s %s", ag.ID, "("+ag.Name+")", ag.Status, activityText(ag, now))
+	return strings.TrimRight(line, " ") + "\n"
 }
 
 // activityText says what an agent does, for people: "waiting for 2m5s",
