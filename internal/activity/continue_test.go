@@ -9,7 +9,6 @@ import (
 	"time"
 )
 
-
 func TestApplyKeepsTheTranscriptOfTheConversation(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "c1.jsonl")
