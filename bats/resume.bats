@@ -6,18 +6,10 @@
 
 load helpers
 
-setup_file() {
-	FAKE_BIN="$BATS_FILE_TMPDIR/fakebin"
-	mkdir -p "$FAKE_BIN"
-	(cd "$BATS_TEST_DIRNAME/.." && GOCACHE="${MAS_GOCACHE:-$(go env GOCACHE)}" GOMODCACHE="${MAS_GOMODCACHE:-$(go env GOMODCACHE)}" \
-		go build -o "$FAKE_BIN/clauded" ./internal/fakeclaude)
-	export FAKE_BIN
-}
-
 setup() {
 	common_setup
 	skip_if_original "agents that continue their conversations are new"
-	export PATH="$FAKE_BIN:$PATH" SHELL=/bin/sh
+	export PATH="${FAKE_CLAUDE%/*}:$PATH" SHELL=/bin/sh
 	export ROOT="$BATS_TEST_TMPDIR/root"
 	export MAS_ROOT="$ROOT"
 	make_templates "$ROOT"

@@ -66,13 +66,15 @@ func agentStatusLine(ag app.AgentStatus, now time.Time) string {
 
 // activityText says what an agent does, for people: "waiting for 2m5s",
 // "asking for 10s: permission to use Bash". An agent that exited or has
-// no pane says so in its status already: nothing.
+// no pane says so in its status already, and one whose program reports
+// nothing has nothing to add (--json says unknown): nothing.
 func activityText(ag app.AgentStatus, now time.Time) string {
-	if ag.Activity == ag.Status || ag.Activity == activity.Exited || ag.Activity == activity.Missing {
+	switch ag.Activity {
+	case ag.Status, activity.Exited, activity.Missing, activity.Unknown:
 		return ""
 	}
 	text := ag.Activity
-	if since, err := time.Parse(time.RFC3339, ag.ActivitySince); err == nil && ag.Activity != activity.Unknown {
+	if since, err := time.Parse(time.RFC3339, ag.ActivitySince); err == nil {
 		text += " for " + max(now.Sub(since), 0).Round(time.Second).String()
 	}
 	if ag.Message != "" {
