@@ -232,6 +232,24 @@ measure "status" ':' "MAS_ROOT='$ws/root' '$mas' status"
 MAS_ROOT="$ws/root" "$mas" send all "$(seq -f 'a line the agent printed, number %g' 60)" >/dev/null 2>&1
 measure "peek (13 agents, 20 lines each)" ':' "MAS_ROOT='$ws/root' '$mas' peek"
 measure "env" ':' "MAS_ROOT='$ws/root' '$mas' env $id"
+# Agents' activity (issue 25): a session whose agents are started to
+# report their events (MAS_AGENT_HOOKS=on; the idle stub reports none, the
+# hook command is run here as Claude Code runs it: its settings' command
+# line, by sh, the event's JSON on stdin).
+hid="$(MAS_AGENT_HOOKS=on MAS_ROOT="$ws/root" "$mas" session create --no-attach 2>/dev/null)"
+hdir="$ws/root/sessions/$hid/activity"
+hook_cmd="$(jq -r '.hooks.Stop[0].hooks[0].command' "$hdir/settings.json")"
+printf '{"hook_event_name":"Stop","session_id":"%s","transcript_path":"/dev/null","cwd":"/","stop_hook_active":false}' \
+	"$(cat /proc/sys/kernel/random/uuid)" >"$work/stop.json"
+hook_row="an agent's hook (one event: sh -c its command, JSON on stdin)"
+measure "sh -c exit (what any hook costs the agent)" ':' "sh -c 'exit 0' <'$work/stop.json'" \
+	"$hook_row" ':' "MAS_AGENT_ID=21 sh -c $(printf %q "$hook_cmd") <'$work/stop.json'"
+event_row="an event seen by status (hook, then status --detail --json)"
+measure "$event_row" \
+	"MAS_AGENT_ID=21 sh -c $(printf %q "${hook_cmd/Stop/UserPromptSubmit}") </dev/null" \
+	"MAS_AGENT_ID=21 sh -c $(printf %q "$hook_cmd") <'$work/stop.json' && MAS_SESSION_ID=$hid MAS_ROOT='$ws/root' '$mas' status --detail --json | jq -e '.agents[] | select(.id == \"21\") | .activity == \"waiting\"'"
+measure "status --detail (agents that report events)" ':' "MAS_SESSION_ID=$hid MAS_ROOT='$ws/root' '$mas' status --detail"
+MAS_ROOT="$ws/root" "$mas" session stop "$hid" >/dev/null 2>&1
 # One refresh of the web page watching that session: the requests app.js
 # makes every 2 s, the list and then the agents' screens.
 serve_root "$ws/root"
@@ -312,6 +330,11 @@ start_spawns="$(spawns_of "isolated start --no-attach")"
 	echo "| 1 tmux process per GET /sessions (1,000 sessions) | $(spawns_of "GET /sessions (1,000 sessions)") | $(verdict "(( $(spawns_of "GET /sessions (1,000 sessions)") == 1 ))") |"
 	echo "| no tmux process for env | $(spawns_of env) | $(verdict "(( $(spawns_of env) == 0 ))") |"
 	echo "| ≤ 3 tmux processes per page refresh | $(spawns_of "$refresh_row") | $(verdict "(( $(spawns_of "$refresh_row") <= 3 ))") |"
+	hook_ms="$(awk -v a="$(median_of "$hook_row")" -v b="$(median_of "sh -c exit (what any hook costs the agent)")" 'BEGIN{printf "%.1f", a-b}')"
+	echo "| an agent's hook costs it < 10 ms (over a hook that does nothing) | $hook_ms ms | $(verdict "awk -v r=$hook_ms 'BEGIN{exit !(r < 10)}'") |"
+	echo "| an event is in status once its hook returns; hook + status | $(median_of "$event_row") ms | (for reference) |"
+	echo "| no tmux process for a hook | $(spawns_of "$hook_row") | $(verdict "(( $(spawns_of "$hook_row") == 0 ))") |"
+	echo "| 1 tmux process per status --detail with activity, as before | $(spawns_of "status --detail (agents that report events)") | $(verdict "(( $(spawns_of "status --detail (agents that report events)") == 1 ))") |"
 	echo
 	echo "A start is two tmux processes: \`tmux -V\`, while an id is drawn, and one invocation that builds"
 	echo "the session. What it adds to the floor: the Go process (a few ms), the session's files (43"
@@ -324,6 +347,12 @@ start_spawns="$(spawns_of "isolated start --no-attach")"
 	echo "On disk, file creation is the difference; ext4 creates files slowly for some minutes after many"
 	echo "deletions (its inode allocator skips recently freed inodes), which is why nothing is deleted"
 	echo "between runs."
+	echo
+	echo "An agent's hook is what Claude Code runs at each event of each agent: \`sh -c\` the command of"
+	echo "the session's settings file (\`[ -x mas ] && exec mas __hook DIR EVENT\`), the event's JSON on"
+	echo "stdin; the agent waits for it. It writes the agent's state file (a lock, a read, an atomic"
+	echo "rename) and exits: no tmux, no network. An event is in \`status\` as soon as the hook returns;"
+	echo "\`mas wait\` and the server hear of it through inotify."
 	echo
 	echo "A page refresh is what the web page asks every 2 s while it watches a session, one request"
 	echo "after the other: \`GET /sessions\` (one tmux process, as for \`session list\`) and"
