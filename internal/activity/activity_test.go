@@ -332,3 +332,20 @@ func readJSON(t *testing.T, path string) State {
 	}
 	return s
 }
+
+// TestReadRefusesALinkedDirectory: an activity directory replaced by a
+// link is not read through.
+func TestReadRefusesALinkedDirectory(t *testing.T) {
+	real := filepath.Join(t.TempDir(), "elsewhere")
+	started(t, real, true, t0)
+	link := filepath.Join(t.TempDir(), "activity")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Read(link); err == nil {
+		t.Fatal("read through a link")
+	}
+	if sum := Summarize(link); sum.Events {
+		t.Errorf("summed up through a link: %+v", sum)
+	}
+}

@@ -159,6 +159,10 @@ func settingsJSON(exe, dir string) ([]byte, error) {
 // cannot be read, has none. A directory that does not exist holds no run.
 func Read(dir string) (Run, map[string]State, error) {
 	var run Run
+	// A link in the directory's place would lead the reads elsewhere.
+	if err := safefile.CheckDir(dir); err != nil {
+		return run, nil, err
+	}
 	data, err := safefile.ReadFile(filepath.Join(dir, runName), maxState)
 	if errors.Is(err, fs.ErrNotExist) {
 		return run, map[string]State{}, nil
