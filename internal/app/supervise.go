@@ -323,6 +323,10 @@ func (sv *supervisor) scan(ctx context.Context) bool {
 		for _, t := range look(w.agents, run, states, quiet) {
 			sv.tell(w, t)
 		}
+		if quiet && run.Events {
+			// From here on, what the agents do is news.
+			fmt.Fprintf(sv.a.Progress, "[INFO] %s: watching its agents (run of %s)\n", w.name, run.Started.Format(time.RFC3339))
+		}
 		for _, s := range states {
 			if s.EventAt.After(w.last) {
 				w.last = s.EventAt
