@@ -155,6 +155,7 @@ type supervisor struct {
 
 	sessions map[string]*watched // by activity directory
 	sig      string              // signature of the root's session files
+	failed   string              // why the sessions could not be listed last time
 }
 
 // newSupervisor is the supervisor of a's root, running notify for each
@@ -244,12 +245,16 @@ func (sv *supervisor) list(ctx context.Context) []string {
 	dirs := existing(sv.root, sessionsDirOf(sv.root))
 	refs, err := sv.running(ctx)
 	if err != nil {
-		sv.a.warnf("supervisor: %v", err)
+		if err.Error() != sv.failed { // said once, not every relist
+			sv.a.warnf("supervisor: %v", err)
+			sv.failed = err.Error()
+		}
 		for dir := range sv.sessions {
 			dirs = append(dirs, existing(dir)...)
 		}
 		return dirs
 	}
+	sv.failed = ""
 	found := map[string]bool{}
 	for _, w := range refs {
 		found[w.dir] = true

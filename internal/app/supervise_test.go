@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"mas/internal/roster"
 	"mas/isolated"
 	"mas/legacy"
+	"mas/tmux"
 )
 
 // ev is an event of an agent, as its hook reports it.
@@ -386,5 +388,20 @@ func TestSupervisorLegacyAndIsolated(t *testing.T) {
 	got := slices.SortedFunc(slices.Values(sup.notices), func(a, b notify.Notice) int { return strings.Compare(a.Activity, b.Activity) })
 	if !slices.Equal(got, want) {
 		t.Errorf("notices %+v, want %+v", got, want)
+	}
+}
+
+// TestSupervisorSaysOnceThatTmuxFails: a tmux that cannot list the
+// sessions is said in the server's log once, not at every listing.
+func TestSupervisorSaysOnceThatTmuxFails(t *testing.T) {
+	a, _, _, progress := testApp(t, nil)
+	a.Tmux = &tmux.Recorder{Respond: func([]string) ([]byte, error) { return nil, errors.New("tmux broke") }}
+	sv := newSupervisor(a, nil)
+	ctx := context.Background()
+	for range 3 {
+		sv.list(ctx)
+	}
+	if n := strings.Count(progress.String(), "tmux broke"); n != 1 {
+		t.Errorf("said %d times:\n%s", n, progress)
 	}
 }
