@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# The HTTP API, end to end: mas serve, a private tmux server, a stub agent.
+# The HTTP API, end to end: mas serve, a private tmux server, a stub agent
+# (and the fake Claude Code, whose hooks report what the agents do).
 
 load helpers
 
@@ -195,4 +196,55 @@ last_line_is() {
 	assert_success
 	run curl -sS -w '\n%{http_code}' "$API/sessions/$id/output"
 	[ "${lines[-1]}" = 409 ] || fail "$output"
+}
+
+# json_is URL FILTER VALUE tells whether jq's FILTER of the answer at URL
+# is VALUE.
+json_is() {
+	[[ "$(curl -sS "$1" | jq -r "$2")" == "$3" ]]
+}
+
+@test "issue 25: GET /sessions and GET /sessions/{id} tell who needs you from the agents' own hooks; a message to an agent that asks is a 409 unless forced" {
+	use_fake_claude
+	export MAS_ROOT="$ROOT"
+	run --separate-stderr mas session create --no-attach
+	assert_success
+	local id="$output" body
+	start_serve "$ROOT"
+	local one="$API/sessions/${id:0:8}"
+	# Started, each agent waits for its first prompt.
+	wait_until "the 13 agents wait" json_is "$API/sessions" '.sessions[0] | [.needsYou, .asking] | join(" ")' "13 0"
+	run curl -sS "$one"
+	[ "$(jq -r '.agents | map(.id + ":" + .status + ":" + .activity) | join(" ")' <<<"$output")" = \
+		"00:running:waiting 10:running:waiting 11:running:waiting 12:running:waiting 13:running:waiting 20:running:waiting 21:running:waiting 22:running:waiting 23:running:waiting 30:running:waiting 31:running:waiting 32:running:waiting 33:running:waiting" ] || fail "$output"
+	[ "$(jq -r '.agents[0].activitySince | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z$")' <<<"$output")" = true ] || fail "$output"
+
+	# 22 works until told; 21 asks for permission.
+	for prompt in '"22", "message": "work ch22"' '"21", "message": "ask Bash"'; do
+		run curl -sS -w '\n%{http_code}' -X POST "$API/message" -H 'Content-Type: application/json' -d "{\"session\": \"$id\", \"target\": $prompt, \"execute\": true}"
+		[ "${lines[-1]}" = 200 ] || fail "$output"
+	done
+	wait_until "21 asks" json_is "$one" '.agents[6] | [.activity, .message] | join(" ")' "asking Claude needs your permission to use Bash"
+	wait_until "22 works" json_is "$one" '.agents[7].activity' working
+	run curl -sS "$one"
+	[ "$(jq -r '[.needsYou, .asking] | join(" ")' <<<"$output")" = "12 1" ] || fail "$output"
+	run curl -sS "$API/sessions"
+	[ "$(jq -r '.sessions[0] | [.needsYou, .asking, (.lastActivity | test("^[0-9-]{10}T[0-9:]{8}Z$"))] | join(" ")' <<<"$output")" = "12 1 true" ] || fail "$output"
+
+	# Typed into 21's dialog, a message would answer it: refused, unless
+	# forced.
+	run curl -sS -w '\n%{http_code}' -X POST "$API/message" -H 'Content-Type: application/json' -d "{\"session\": \"$id\", \"target\": \"development\", \"message\": \"y\"}"
+	[ "${lines[-1]}" = 409 ] || fail "$output"
+	[ "$(sed '$d' <<<"$output" | jq -r .error)" = 'conflict: agent 21 is asking (Claude needs your permission to use Bash): the message would answer its dialog; nothing sent ("force": true sends it anyway)' ] || fail "$output"
+	json_is "$one" '.agents[6].activity' asking
+	run curl -sS -w '\n%{http_code}' -X POST "$API/message" -H 'Content-Type: application/json' -d "{\"session\": \"$id\", \"target\": \"21\", \"message\": \"y\", \"force\": true}"
+	[ "${lines[-1]}" = 200 ] || fail "$output"
+	wait_until "21's turn ends once allowed" json_is "$one" '.agents[6] | [.activity, .message // "none"] | join(" ")' "waiting none"
+
+	tmux wait-for -S ch22
+	wait_until "22's turn ends" json_is "$API/sessions" '.sessions[0] | [.needsYou, .asking] | join(" ")' "13 0"
+	run --separate-stderr mas session stop "$id"
+	assert_success
+	run curl -sS "$one"
+	[ "$(jq -r '[.status, .needsYou, (.agents | length)] | join(" ")' <<<"$output")" = "stopped 0 0" ] || fail "$output"
 }

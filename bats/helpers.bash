@@ -215,6 +215,31 @@ use_stub_agent() {
 	export PATH="$STUB_BIN:$PATH"
 }
 
+# use_fake_claude puts the fake Claude Code (internal/fakeclaude, which
+# plays Claude Code's hooks protocol: settings files, --settings, JSON on
+# stdin) on the panes' PATH as "clauded", logging to FAKECLAUDE_LOG.
+use_fake_claude() {
+	use_stub_agent
+	cp "$FAKE_CLAUDE" "$STUB_BIN/clauded"
+	export FAKECLAUDE_LOG="$BATS_TEST_TMPDIR/fake.log"
+}
+
+# activity_of NN prints what agent NN of the selected session does, as
+# status --detail --json says.
+activity_of() {
+	"$MAS_BIN" status --detail --json | jq -r --arg id "$1" '.agents[] | select(.id == $id) | .activity'
+}
+
+# is_doing NN ACTIVITY tells whether agent NN's activity is ACTIVITY.
+is_doing() {
+	[[ "$(activity_of "$1")" == "$2" ]]
+}
+
+# screen_has NN TEXT tells whether agent NN's screen shows TEXT.
+screen_has() {
+	"$MAS_BIN" peek "$1" -n 50 | grep -qF -- "$2"
+}
+
 # agent_cwd NN prints where stub agent NN started, as it reported (NN is
 # the base name of that directory).
 agent_cwd() {

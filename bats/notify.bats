@@ -2,26 +2,15 @@
 # Who needs you (issue 25): the root's background server tells when an
 # agent's turn ends or it asks a person, through MAS_NOTIFY_COMMAND and the
 # session's tmux status line, and writes lastActivity. The agents are the
-# fake Claude Code (internal/fakeclaude), which runs the hooks of the
-# settings file mas gives it.
+# fake Claude Code (use_fake_claude), which runs the hooks of the settings
+# file mas gives it.
 
 load helpers
-
-# setup_file builds the fake agent once for the file.
-setup_file() {
-	FAKE_BIN="$BATS_FILE_TMPDIR/fakebin"
-	export FAKE_BIN
-	mkdir -p "$FAKE_BIN"
-	(cd "$BATS_TEST_DIRNAME/.." && GOCACHE="${MAS_GOCACHE:-$(go env GOCACHE)}" GOMODCACHE="${MAS_GOMODCACHE:-$(go env GOMODCACHE)}" \
-		go build -o "$FAKE_BIN/clauded" ./internal/fakeclaude)
-}
 
 setup() {
 	common_setup
 	skip_if_original "issue 25: the original tells nobody who needs them"
-	# The fake agent as "clauded", on the PATH of login shells too.
-	printf 'export PATH="%s:$PATH"\n' "$FAKE_BIN" >"$HOME/.bash_profile"
-	export SHELL=/bin/bash PATH="$FAKE_BIN:$PATH"
+	use_fake_claude
 	# The background server, on a port of the test's own.
 	unset MAS_HTTP
 	export MAS_HTTP_PORT MAS_ROOT="$WORK" MAS_SESSION_MODE=isolated
@@ -54,7 +43,7 @@ all_waiting() {
 # activity_is ID NN ACTIVITY tells whether agent NN of session ID does
 # ACTIVITY.
 activity_is() {
-	[[ "$(MAS_SESSION_ID="$1" mas status --detail --json | jq -r --arg nn "$2" '.agents[] | select(.id == $nn) | .activity')" == "$3" ]]
+	MAS_SESSION_ID="$1" is_doing "$2" "$3"
 }
 
 # notified NAME.NN.ACTIVITY tells whether a notice of agent NN of tmux

@@ -8,9 +8,13 @@ setup_suite() {
 	MAS_GOCACHE="$(go env GOCACHE 2>/dev/null || true)"
 	MAS_GOMODCACHE="$(go env GOMODCACHE 2>/dev/null || true)"
 	export MAS_GOCACHE MAS_GOMODCACHE
+	local repo
+	repo="$(cd "$BATS_TEST_DIRNAME/.." && pwd)"
+	# The fake Claude Code the activity tests run as the agents.
+	mkdir -p "$BATS_SUITE_TMPDIR/fake"
+	(cd "$repo" && go build -o "$BATS_SUITE_TMPDIR/fake/clauded" ./internal/fakeclaude)
+	export FAKE_CLAUDE="$BATS_SUITE_TMPDIR/fake/clauded"
 	if [[ -z "${MAS_BIN:-}" ]]; then
-		local repo
-		repo="$(cd "$BATS_TEST_DIRNAME/.." && pwd)"
 		mkdir -p "$BATS_SUITE_TMPDIR/bin"
 		(cd "$repo" && go build -o "$BATS_SUITE_TMPDIR/bin/mas_refactored.sh" .)
 		export MAS_BIN="$BATS_SUITE_TMPDIR/bin/mas_refactored.sh"

@@ -205,11 +205,11 @@ func startAgents(ctx context.Context, o CreateOptions, s *Session) error {
 	if o.PaneLogs {
 		logDir = filepath.Join(s.Dir, "logs")
 	}
-	settings, conversations, err := o.Wiring.Start(s.ActivityDir(), o.Now())
+	launch, err := o.Wiring.Start(s.ActivityDir(), o.Now())
 	if err != nil {
 		return err
 	}
-	return layout.Create(ctx, o.Tmux, layout.Spec{
+	err = layout.Create(ctx, o.Tmux, layout.Spec{
 		Name:       s.TmuxName,
 		Dir:        s.Dir,
 		UnitDir:    s.UnitDir,
@@ -218,10 +218,19 @@ func startAgents(ctx context.Context, o CreateOptions, s *Session) error {
 		Command:    o.Command,
 		Shell:      o.Shell,
 		Owner:      s.Owner(),
-		Settings:   settings,
-		Resume:     conversations,
+		Settings:   launch.Settings,
+		Resume:     launch.Conversations,
 		ResumeFlag: o.ResumeFlag,
 	})
+	if err != nil {
+		launch.Abort()
+		return err
+	}
+	if err := launch.Started(); err != nil {
+		layout.Kill(context.WithoutCancel(ctx), o.Tmux, s.TmuxName)
+		return err
+	}
+	return nil
 }
 
 // activate marks the session active in its files and in the registry,

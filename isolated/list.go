@@ -57,7 +57,15 @@ func (o Orphan) listed(root string) Listed {
 // Describe is List for one session, with one tmux call.
 func Describe(ctx context.Context, c tmux.Client, root, id string) (Listed, error) {
 	running, err := layout.ListSessions(ctx, c)
-	return describe(root, id, running, err == nil), err
+	return DescribeAmong(root, id, running, err), err
+}
+
+// DescribeAmong is Describe against the tmux sessions a caller listed
+// (with layout.ListSessions, or layout.Refs of a snapshot), for one that
+// needs more of tmux than the sessions. tmuxErr is the listing's error:
+// with one, running says nothing and the status is the files' own.
+func DescribeAmong(root, id string, running []layout.Ref, tmuxErr error) Listed {
+	return describe(root, id, running, tmuxErr == nil)
 }
 
 // describe reconciles one session with the live tmux sessions, when known

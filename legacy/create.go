@@ -104,19 +104,25 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 	if o.Progress != nil {
 		fmt.Fprintf(o.Progress, "[INFO] Starting 13 agents in tmux session %s\n", s.Name)
 	}
-	settings, _, err := o.Wiring.Start(ActivityDir(s.Root), now())
+	launch, err := o.Wiring.Start(ActivityDir(s.Root), now())
 	if err != nil {
 		layout.RemoveLogs(logDir, madeLogs)
 		return nil, err
 	}
 	if err := layout.Create(ctx, o.Tmux, layout.Spec{
 		Name: s.Name, Dir: s.Root, UnitDir: s.UnitDir, LogDir: logDir, Env: envfile.Environ(s.Environment()),
-		Command: o.Command, Shell: o.Shell, Owner: Owner(s.Root), Settings: settings,
+		Command: o.Command, Shell: o.Shell, Owner: Owner(s.Root), Settings: launch.Settings,
 	}); err != nil {
 		if !errors.Is(err, layout.ErrDuplicate) { // else the session started meanwhile may log there
 			layout.RemoveLogs(logDir, madeLogs)
+			launch.Abort()
 		}
 		return nil, fmt.Errorf("start tmux session: %w", err)
+	}
+	if err := launch.Started(); err != nil {
+		layout.Kill(context.WithoutCancel(ctx), o.Tmux, s.Name)
+		layout.RemoveLogs(logDir, madeLogs)
+		return nil, fmt.Errorf("activity directory: %w", err)
 	}
 	if err := envfile.Write(SessionFile(s.Root), []envfile.Var{
 		{Key: "SESSION_NAME", Value: s.Name},

@@ -1,6 +1,7 @@
 package activity
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -40,29 +41,59 @@ type Run struct {
 // directory dir.
 func Settings(dir string) string { return filepath.Join(dir, settingsName) }
 
-// Prepare readies dir for a start of the session's agents at t: the
-// directory (mode 0700), the settings file whose hooks run exe's hook
-// command when events is set, and run.json, which makes every state
-// written before t an earlier run's. The agents' states are kept: their
-// conversations are what a resume continues.
-func Prepare(dir, exe string, events bool, t time.Time) error {
+// Launch is a start of a session's agents under way (Wiring.Start).
+type Launch struct {
+	// Settings is the settings file to give each agent, "" when they
+	// report no events.
+	Settings string
+	// Conversations maps an agent id to the conversation it continues.
+	Conversations map[string]string
+
+	dir  string
+	run  Run
+	made bool // the directory was made for this start
+}
+
+// Started records the start: from now on, every state written before it
+// is an earlier run's. To be called once the agents' panes are made.
+func (l *Launch) Started() error {
+	data, _ := json.Marshal(l.run)
+	return safefile.WriteAtomic(filepath.Join(l.dir, runName), append(data, '\n'), 0o600)
+}
+
+// Abort undoes what Start made, for a start that failed.
+func (l *Launch) Abort() {
+	if l.made {
+		os.RemoveAll(l.dir)
+	}
+}
+
+// prepare makes dir (mode 0700) when it is missing and, when events, puts
+// the settings file whose hooks run exe's hook command there, unless it
+// holds that already. The agents' states are kept: their conversations
+// are what a resume continues.
+func prepare(dir, exe string, events bool) (made bool, err error) {
 	if err := safefile.CheckDir(dir); err != nil {
-		return err
+		return false, err
 	}
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
+	if err := os.Mkdir(dir, 0o700); err == nil {
+		made = true
+	} else if !errors.Is(err, fs.ErrExist) {
+		return false, err
 	}
-	if events {
-		settings, err := settingsJSON(exe, dir)
-		if err != nil {
-			return err
+	if !events {
+		return made, nil
+	}
+	settings, err := settingsJSON(exe, dir)
+	if err == nil {
+		if old, rerr := safefile.ReadFile(Settings(dir), maxState); rerr != nil || !bytes.Equal(old, settings) {
+			err = safefile.WriteAtomic(Settings(dir), settings, 0o600)
 		}
-		if err := safefile.WriteAtomic(Settings(dir), settings, 0o600); err != nil {
-			return err
-		}
 	}
-	run, _ := json.Marshal(Run{Started: t.UTC(), Events: events})
-	return safefile.WriteAtomic(filepath.Join(dir, runName), append(run, '\n'), 0o600)
+	if err != nil && made {
+		os.RemoveAll(dir)
+	}
+	return made, err
 }
 
 // hookTimeout is how long, in seconds, the agent lets a hook of ours run
@@ -250,28 +281,32 @@ type Wiring struct {
 	Continue bool
 }
 
-// Start readies the activity directory dir for a start of the agents at t
-// (Prepare). It returns the settings file to give each agent, "" when
-// they report no events, and, when w.Continue, the conversation each agent
-// continues, by agent id.
-func (w Wiring) Start(dir string, t time.Time) (settings string, conversations map[string]string, err error) {
+// Start readies the activity directory dir for a start of the agents at
+// t: the directory, and the settings file when they report events. Once
+// their panes are made, Launch.Started records the start; a start that
+// fails calls Launch.Abort. When w.Continue, each agent continues the
+// conversation its events last named.
+func (w Wiring) Start(dir string, t time.Time) (*Launch, error) {
+	l := &Launch{dir: dir, run: Run{Started: t.UTC(), Events: w.Events}}
 	if w.Continue {
-		conversations = map[string]string{}
+		l.Conversations = map[string]string{}
 		if _, states, err := Read(dir); err == nil {
 			for id, s := range states {
 				if s.Conversation != "" {
-					conversations[id] = s.Conversation
+					l.Conversations[id] = s.Conversation
 				}
 			}
 		}
 	}
-	if err := Prepare(dir, w.Exe, w.Events, t); err != nil {
-		return "", nil, fmt.Errorf("activity directory: %w", err)
+	made, err := prepare(dir, w.Exe, w.Events)
+	if err != nil {
+		return nil, fmt.Errorf("activity directory: %w", err)
 	}
+	l.made = made
 	if w.Events {
-		settings = Settings(dir)
+		l.Settings = Settings(dir)
 	}
-	return settings, conversations, nil
+	return l, nil
 }
 
 // Summary sums up the agents of a session from their events alone, without

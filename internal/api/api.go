@@ -95,6 +95,15 @@ type Session struct {
 	Logs         []string  `json:"logs,omitempty"`
 	Units        []string  `json:"units,omitempty"`
 	Metadata     *Metadata `json:"metadata,omitempty"`
+	// While the session runs: how many of its agents wait for a person
+	// (waiting or asking), how many of those ask, and when an agent last
+	// reported an event (ISO-8601; none before the first).
+	NeedsYou     int    `json:"needsYou"`
+	Asking       int    `json:"asking"`
+	LastActivity string `json:"lastActivity,omitempty"`
+	// Agents are its agents while it runs, in roster order: in GET
+	// /sessions/{id} only.
+	Agents []Agent `json:"agents,omitempty"`
 }
 
 // Metadata is a session's metadata.json.
@@ -130,9 +139,9 @@ type MessageResult struct {
 	Total   int    `json:"total"`
 }
 
-// AgentOutput is the last lines of one agent's screen, as peek --json and
-// GET /sessions/{id}/output show them.
-type AgentOutput struct {
+// Agent is one agent of a running session, as GET /sessions/{id} shows
+// it.
+type Agent struct {
 	ID     string `json:"id"`
 	Name   string `json:"name"`
 	Window string `json:"window"`
@@ -140,10 +149,16 @@ type AgentOutput struct {
 	// What the agent does, from its events: starting, waiting, working,
 	// asking, exited, missing or unknown; since when (ISO-8601); what an
 	// asking agent asks.
-	Activity      string   `json:"activity"`
-	ActivitySince string   `json:"activitySince,omitempty"`
-	Message       string   `json:"message,omitempty"`
-	Lines         []string `json:"lines"` // [] for a missing pane
+	Activity      string `json:"activity"`
+	ActivitySince string `json:"activitySince,omitempty"`
+	Message       string `json:"message,omitempty"`
+}
+
+// AgentOutput is an agent and the last lines of its screen, as peek
+// --json and GET /sessions/{id}/output show them.
+type AgentOutput struct {
+	Agent
+	Lines []string `json:"lines"` // [] for a missing pane
 }
 
 // Output is the answer to GET /sessions/{id}/output.

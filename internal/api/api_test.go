@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -63,14 +64,17 @@ func (f *fake) Run(ctx context.Context, r RunRequest) (*Run, error) {
 }
 
 func (f *fake) Sessions(context.Context) ([]Session, error) {
-	return []Session{{SessionID: "a", TmuxSession: "mas-a", Status: "active", Mode: "isolated"}}, f.err
+	return []Session{{SessionID: "a", TmuxSession: "mas-a", Status: "active", Mode: "isolated",
+		NeedsYou: 2, Asking: 1, LastActivity: "2026-01-02T03:04:05Z"}}, f.err
 }
 
 func (f *fake) Session(_ context.Context, ref string) (*Session, error) {
 	if ref != "3f0c2a9e" {
 		return nil, fmt.Errorf("%w: no such session: %s", ErrNotFound, ref)
 	}
-	return &Session{SessionID: "3f0c2a9e-1b2c-4d5e-8f90-123456789abc", Status: "active"}, nil
+	return &Session{SessionID: "3f0c2a9e-1b2c-4d5e-8f90-123456789abc", Status: "active", NeedsYou: 1, Asking: 1,
+		Agents: []Agent{{ID: "21", Name: "Frontend Developer", Window: "development", Status: "running",
+			Activity: "asking", ActivitySince: "2026-01-02T03:04:05Z", Message: "permission to use Bash"}}}, nil
 }
 
 func (f *fake) Stop(_ context.Context, ref string) (*Session, error) {
@@ -124,7 +128,7 @@ func (f *fake) Output(_ context.Context, ref, agent, lines string) (*Output, err
 		return nil, fmt.Errorf("%w: no such session: %s", ErrNotFound, ref)
 	}
 	return &Output{SessionID: "3f0c2a9e-1b2c-4d5e-8f90-123456789abc", TmuxSession: "mas-3f0c2a9e",
-		Agents: []AgentOutput{{ID: "00", Name: "Meta Manager", Window: "meta", Status: "running", Lines: []string{"hi"}}}}, nil
+		Agents: []AgentOutput{{Agent: Agent{ID: "00", Name: "Meta Manager", Window: "meta", Status: "running"}, Lines: []string{"hi"}}}}, nil
 }
 
 func (f *fake) Status(context.Context, string) (any, error) {
@@ -185,6 +189,9 @@ func TestHandlers(t *testing.T) {
 		{"POST", "/message", `{"target": "00", "message": "hi", "execute": true}`, nil, 200, "sent", "1", ""},
 		{"POST", "/message", `{"target": "00"}`, nil, 400, "error", "invalid request: target and message are required", ""},
 		{"POST", "/message", `{"target": "00", "message": "x"}`, fmt.Errorf("%w: message sent to 0/1 agents", ErrPartial), 502, "error", "partially applied: message sent to 0/1 agents", ""},
+		{"POST", "/message", `{"target": "21", "message": "y"}`, fmt.Errorf("%w: agent 21 is asking", ErrConflict), 409, "error", "conflict: agent 21 is asking", "the text would answer a dialog"},
+		{"POST", "/message", `{"target": "21", "message": "y", "force": "yes"}`, nil, 400, "status", "400", "force is a boolean"},
+		{"GET", "/sessions", "", nil, 200, "sessions", "[map[asking:1 createdAt: lastActivity:2026-01-02T03:04:05Z mode:isolated needsYou:2 sessionId:a status:active tmuxSession:mas-a workingDir:]]", "who needs a person, per session"},
 		{"GET", "/status", "", nil, 200, "status", "running", ""},
 		{"GET", "/sessions/3f0c2a9e/output", "", nil, 200, "tmuxSession", "mas-3f0c2a9e", ""},
 		{"GET", "/sessions/deadbeef/output", "", nil, 404, "error", "not found: no such session: deadbeef", ""},
@@ -235,6 +242,52 @@ func TestOutputPassesItsFilters(t *testing.T) {
 	do(t, handler(f, ""), "GET", "/sessions/3f0c2a9e/output", "")
 	if f.outputs[1] != [3]string{"3f0c2a9e", "", ""} {
 		t.Errorf("without filters the backend got %q", f.outputs[1])
+	}
+}
+
+// TestSessionShowsAgents: GET /sessions/{id} shows each agent's state and
+// activity, and how many need a person; a session's counts are always
+// there, its last activity and agents only when it has them.
+func TestSessionShowsAgents(t *testing.T) {
+	code, out := do(t, handler(&fake{}, ""), "GET", "/sessions/3f0c2a9e", "")
+	agents, _ := out["agents"].([]any)
+	if code != 200 || len(agents) != 1 || out["needsYou"] != 1.0 || out["asking"] != 1.0 {
+		t.Fatalf("%d %v", code, out)
+	}
+	want := map[string]any{"id": "21", "name": "Frontend Developer", "window": "development", "status": "running",
+		"activity": "asking", "activitySince": "2026-01-02T03:04:05Z", "message": "permission to use Bash"}
+	if got, _ := agents[0].(map[string]any); !maps.Equal(got, want) {
+		t.Errorf("agent %v, want %v", got, want)
+	}
+	data, _ := json.Marshal(Session{SessionID: "x", Status: "stopped"})
+	var fields map[string]any
+	json.Unmarshal(data, &fields)
+	if _, ok := fields["needsYou"]; !ok || fields["asking"] != 0.0 {
+		t.Errorf("a session with no one to answer: %s; want needsYou and asking 0", data)
+	}
+	for _, k := range []string{"lastActivity", "agents"} {
+		if _, ok := fields[k]; ok {
+			t.Errorf("a session with no event and no agents shows %s: %s", k, data)
+		}
+	}
+}
+
+// TestMessageForce: "force" reaches the backend as given, false unless
+// said.
+func TestMessageForce(t *testing.T) {
+	f := &fake{}
+	h := handler(f, "")
+	for _, body := range []string{`{"target": "21", "message": "y"}`, `{"target": "21", "message": "y", "force": true}`, `{"target": "21", "message": "y", "force": false}`} {
+		if code, out := do(t, h, "POST", "/message", body); code != 200 {
+			t.Errorf("%s: %d %v", body, code, out)
+		}
+	}
+	var got []bool
+	for _, m := range f.messages {
+		got = append(got, m.Force)
+	}
+	if !slices.Equal(got, []bool{false, true, false}) {
+		t.Errorf("force as the backend got it: %v", got)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"mas/internal/activity"
 	"mas/internal/api"
 	"mas/internal/layout"
 	"mas/internal/roster"
@@ -91,12 +92,32 @@ func (b Backend) Session(ctx context.Context, ref string) (*api.Session, error) 
 	if err != nil {
 		return nil, err
 	}
-	l, err := b.a.Describe(ctx, root, id)
+	l, agents, err := b.a.DescribeAgents(ctx, root, id)
 	if err != nil {
 		return nil, err
 	}
 	s := SessionView(l, true)
+	if agents != nil {
+		// Counted again from the agents shown, whose panes tell too (an
+		// agent whose pane is gone waits for no one): the two agree.
+		s.NeedsYou, s.Asking = 0, 0
+		for _, as := range agents {
+			s.Agents = append(s.Agents, agentView(as))
+			if activity.NeedsPerson(as.Activity) {
+				s.NeedsYou++
+			}
+			if as.Activity == activity.Asking {
+				s.Asking++
+			}
+		}
+	}
 	return &s, nil
+}
+
+// agentView is an agent as the API shows it.
+func agentView(as AgentStatus) api.Agent {
+	return api.Agent{ID: as.ID, Name: as.Name, Window: as.Window, Status: as.Status,
+		Activity: as.Activity, ActivitySince: as.ActivitySince, Message: as.Message}
 }
 
 // Stop stops a session of the root, or ends an orphan of it (by its tmux
@@ -161,8 +182,12 @@ func (b Backend) Message(ctx context.Context, m api.MessageRequest) (*api.Messag
 		return nil, conflict(err, "the request's \"session\" field")
 	}
 	n, failed, err := b.a.Deliver(ctx, sel, ids, m.Message, m.Execute, m.Force)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v; add \"force\": true to send it anyway", api.ErrConflict, err)
+	var asking *AskingError
+	switch {
+	case errors.As(err, &asking):
+		return nil, fmt.Errorf("%w: %s", api.ErrConflict, asking.Refusal(`"force": true`))
+	case err != nil:
+		return nil, err
 	}
 	res := &api.MessageResult{Status: "acknowledged", Session: sel.Name, Target: m.Target, Sent: n, Total: len(ids)}
 	if n < len(ids) {

@@ -32,6 +32,7 @@ import (
 	"testing"
 	"time"
 
+	"mas/internal/activity"
 	"mas/internal/api"
 )
 
@@ -367,6 +368,18 @@ func (f *browserFixture) open(t *testing.T, url string) string {
 	var attached struct{ SessionID string }
 	json.Unmarshal(f.c.call(t, "", "Target.attachToTarget", map[string]any{"targetId": target.TargetID, "flatten": true}), &attached)
 	return attached.SessionID
+}
+
+// openWith is open with scripts run in the page before its own.
+func (f *browserFixture) openWith(t *testing.T, url string, scripts ...string) string {
+	t.Helper()
+	s := f.open(t, "about:blank")
+	f.c.call(t, s, "Page.enable", map[string]any{})
+	for _, js := range scripts {
+		f.c.call(t, s, "Page.addScriptToEvaluateOnNewDocument", map[string]any{"source": js})
+	}
+	f.c.call(t, s, "Page.navigate", map[string]any{"url": url})
+	return s
 }
 
 // run starts an isolated session through the API's backend, with no
@@ -707,8 +720,10 @@ func setVisibility(state string) string {
 
 // TestWebPageRefreshesGently: one refresh at a time even when the
 // agents' screens are slow to come, each a list and one output request,
-// the next planned when one ends, none while the tab is hidden, one at
-// once when it shows again. The page's clock is the test's: its timers
+// the next planned when one ends; while the tab is hidden, none but
+// glances (one light request each, the watched session's agents without
+// their screens); one at once when it shows again. The page's clock is
+// the test's: its timers
 // fire when the test says.
 func TestWebPageRefreshesGently(t *testing.T) {
 	f := newBrowserFixture(t)
@@ -730,10 +745,7 @@ func TestWebPageRefreshesGently(t *testing.T) {
 
 	release := f.requests.hold()
 	defer release()
-	s := f.open(t, "about:blank")
-	c.call(t, s, "Page.enable", map[string]any{})
-	c.call(t, s, "Page.addScriptToEvaluateOnNewDocument", map[string]any{"source": pageClock})
-	c.call(t, s, "Page.navigate", map[string]any{"url": url + "/?session=" + id})
+	s := f.openWith(t, url+"/?session="+id, pageClock)
 
 	// The first refresh waits for the screens: neither its timers nor the
 	// tab showing start another meanwhile.
@@ -754,32 +766,41 @@ func TestWebPageRefreshesGently(t *testing.T) {
 	c.eval(t, s, `fireTimers(); "ok"`)
 	c.waitFor(t, s, idle+` && fetches.paths.join(",")`, paths(6))
 
-	// Hidden: the planned refresh is dropped.
+	// Hidden: the planned refresh gives way to a glance, for the title
+	// and the notifications, and the next glance is planned when it ends.
+	glance := "GET /sessions/" + id
+	want := paths(6) + "," + glance
 	c.waitFor(t, s, `pendingTimers()`, "1")
-	if got := c.eval(t, s, setVisibility("hidden")+` pendingTimers()`); got != "0" {
-		t.Errorf("%s refreshes planned while the tab is hidden, want none", got)
-	}
+	c.eval(t, s, setVisibility("hidden")+` fireTimers(); "ok"`)
+	c.waitFor(t, s, idle+` && fetches.paths.join(",")`, want)
+	c.waitFor(t, s, `pendingTimers()`, "1")
 
-	// Hidden while a refresh waits: it ends, and nothing is planned.
+	// Hidden while a refresh waits: it ends, and what comes next is a
+	// glance.
 	c.eval(t, s, setVisibility("visible")+` "ok"`)
-	c.waitFor(t, s, idle+` && fetches.paths.join(",")`, paths(8))
+	want += "," + paths(2)
+	c.waitFor(t, s, idle+` && fetches.paths.join(",")`, want)
 	release = f.requests.hold()
 	c.eval(t, s, `fireTimers(); "ok"`)
-	c.waitFor(t, s, `fetches.paths.length + " " + fetches.active`, "10 1")
-	c.eval(t, s, setVisibility("hidden")+` "ok"`)
-	release()
-	c.waitFor(t, s, idle, "true")
-	if got := c.eval(t, s, `fireTimers() + " " + fetches.paths.length`); got != "0 10" {
-		t.Errorf("hidden: timers and requests %s, want 0 10", got)
+	c.waitFor(t, s, `fetches.paths.length + " " + fetches.active`, "11 1")
+	if got := c.eval(t, s, setVisibility("hidden")+` pendingTimers()`); got != "0" {
+		t.Errorf("%s refreshes planned while one waits, want none", got)
 	}
+	release()
+	want += "," + paths(2)
+	c.waitFor(t, s, idle+` && fetches.paths.join(",") + " " + pendingTimers()`, want+" 1")
+	c.eval(t, s, `fireTimers(); "ok"`)
+	want += "," + glance
+	c.waitFor(t, s, idle+` && fetches.paths.join(",")`, want)
 
 	// Shown again: a refresh starts at once.
-	if got := c.eval(t, s, setVisibility("visible")+` fetches.paths.length`); got != "11" {
-		t.Errorf("requests once the tab shows again: %s, want 11", got)
+	if got := c.eval(t, s, setVisibility("visible")+` fetches.paths.length`); got != "13" {
+		t.Errorf("requests once the tab shows again: %s, want 13", got)
 	}
-	c.waitFor(t, s, idle+` && fetches.paths.join(",")`, paths(12))
-	if got, most := f.requests.seen(); strings.Join(got, ",") != paths(12) || most != 1 {
-		t.Errorf("the server answered %q, %d at once at most; want %s, one at a time", got, most, paths(12))
+	want += "," + paths(2)
+	c.waitFor(t, s, idle+` && fetches.paths.join(",")`, want)
+	if got, most := f.requests.seen(); strings.Join(got, ",") != want || most != 1 {
+		t.Errorf("the server answered %q, %d at once at most; want %s, one at a time", got, most, want)
 	}
 }
 
@@ -939,4 +960,142 @@ func TestWebPageStopsAKilledCreation(t *testing.T) {
 	if err := exec.Command("tmux", "has-session", "-t", "="+name).Run(); err == nil {
 		t.Error("its agents still run after Stop")
 	}
+}
+
+// notificationRecorder, run in a page before its own scripts, records the
+// notifications the page raises in window.notes ("title | body") and its
+// requests for the permission in window.permissionAsked; the browser's
+// own permission answers.
+const notificationRecorder = `(() => {
+	const Real = window.Notification;
+	window.notes = [];
+	window.permissionAsked = 0;
+	window.Notification = class {
+		constructor(title, opts) { notes.push(title + " | " + ((opts && opts.body) || "")); }
+		close() {}
+		static get permission() { return Real.permission; }
+		static requestPermission() { permissionAsked++; return Real.requestPermission(); }
+	};
+})();`
+
+// TestWebPageShowsWhoNeedsYou (issue 25): each tile shows what its agent
+// does; those that wait for a person stand out and come first, those
+// that ask before those that wait; the title counts them; once the user
+// allowed notifications (asked on the click of "Notify me"; none before), one is
+// raised per agent that goes from working to waiting or asking, never
+// for what the page finds at its load, also while the tab is hidden; a
+// message to an agent that asks is sent only once the user says so.
+func TestWebPageShowsWhoNeedsYou(t *testing.T) {
+	f := newBrowserFixture(t)
+	url, _, _ := f.serve(t, api.Options{})
+	c := f.c
+	id := f.run(t)
+	name := "mas-" + id[:8]
+	// The stub agent reports nothing: the session's activity directory
+	// is made as for agents that report their events, and the events are
+	// written as their hooks write them.
+	dir := filepath.Join(f.sessionDir(t, id), "activity")
+	at := time.Now().Add(-time.Hour)
+	if l, err := (activity.Wiring{Events: true}).Start(dir, at); err != nil || l.Started() != nil {
+		t.Fatal(err)
+	}
+	event := func(agent string, e activity.Event) {
+		at = at.Add(time.Minute)
+		report(t, dir, agent, e, at)
+	}
+	event("21", activity.Event{Name: activity.PermissionRequest, ToolName: "Bash"})
+	event("22", activity.Event{Name: activity.UserPromptSubmit})
+	event("23", activity.Event{Name: activity.UserPromptSubmit})
+
+	s := f.openWith(t, url+"/?session="+id, pageClock, notificationRecorder)
+	order := `[...document.querySelectorAll("#grid .tile")].map((e) => e.dataset.agent).join(" ")`
+	tile := func(agent, part string) string {
+		return fmt.Sprintf(`(document.querySelector('#grid [data-agent="%s"] %s') || {}).textContent`, agent, part)
+	}
+	c.waitFor(t, s, order, "21 00 10 11 12 13 20 22 23 30 31 32 33")
+	if got := c.eval(t, s, `document.querySelector('#grid [data-agent="21"]').className`); got != "tile state-running activity-asking needs-you" {
+		t.Errorf("the tile of the agent that asks: class %q", got)
+	}
+	for _, tt := range []struct{ agent, part, want string }{
+		{"21", ".activity", "asking"},
+		{"21", ".ask", "permission to use Bash"},
+		{"22", ".activity", "working"},
+		{"00", ".activity", "starting"},
+		{"00", ".state", "running"},
+	} {
+		if got := c.eval(t, s, tile(tt.agent, tt.part)); got != tt.want {
+			t.Errorf("agent %s's %s: %q, want %q", tt.agent, tt.part, got, tt.want)
+		}
+	}
+	if got := c.eval(t, s, `getComputedStyle(document.querySelector('#grid [data-agent="21"]')).boxShadow`); got == "none" {
+		t.Error("the tile of the agent that asks does not stand out")
+	}
+	c.waitFor(t, s, `document.title`, "(1) mas — "+name)
+
+	// refreshed fires the page's planned refresh and waits for its end.
+	idle := `!inFlight && fetches.active === 0 && pendingTimers() === 1`
+	refreshed := func() {
+		t.Helper()
+		c.waitFor(t, s, idle, "true")
+		n := c.eval(t, s, `fireTimers(); fetches.paths.length`)
+		c.waitFor(t, s, idle+` && fetches.paths.length >= `+n, "true")
+	}
+	// Not allowed yet: 30's turn ends unannounced.
+	event("30", activity.Event{Name: activity.UserPromptSubmit})
+	refreshed()
+	event("30", activity.Event{Name: activity.Stop})
+	refreshed()
+	c.waitFor(t, s, `document.title`, "(2) mas — "+name)
+
+	// "Notify me" asks for the permission; the user grants it.
+	c.waitFor(t, s, `document.getElementById("notify").hidden`, "false")
+	c.call(t, "", "Browser.grantPermissions", map[string]any{"permissions": []string{"notifications"}, "origin": url, "browserContextId": f.context})
+	c.eval(t, s, click("#notify"))
+	c.waitFor(t, s, `permissionAsked + " " + document.getElementById("notify").hidden + " " + document.getElementById("notify-state").textContent`,
+		"1 true Notifications on")
+	refreshed()
+	if got := c.eval(t, s, `notes.length`); got != "0" {
+		t.Errorf("notifications for what the page found at its load, or before it was allowed: %s", c.eval(t, s, `notes.join("; ")`))
+	}
+
+	// 22's turn ends, 23 asks: one notification each, once.
+	event("22", activity.Event{Name: activity.Stop})
+	refreshed()
+	event("23", activity.Event{Name: activity.PermissionRequest, ToolName: "Edit"})
+	refreshed()
+	refreshed()
+	notes := `notes.join("\n")`
+	c.waitFor(t, s, notes, "22 Backend Developer is done ("+name+") | It waits for its next prompt.\n"+
+		"23 DevOps asks ("+name+") | permission to use Edit")
+	c.waitFor(t, s, order, "21 23 22 30 00 10 11 12 13 20 31 32 33")
+	c.waitFor(t, s, `document.title`, "(4) mas — "+name)
+	f.screenshot(t, s, "web-ui-needs-you.png", 1280, 800, false)
+	f.c.call(t, s, "Emulation.clearDeviceMetricsOverride", map[string]any{})
+
+	// Hidden: the glances see 22's next turn end.
+	c.eval(t, s, setVisibility("hidden")+` "ok"`)
+	event("22", activity.Event{Name: activity.UserPromptSubmit})
+	refreshed()
+	c.waitFor(t, s, `document.title`, "(3) mas — "+name)
+	event("22", activity.Event{Name: activity.Stop})
+	refreshed()
+	c.waitFor(t, s, `notes.length + " " + notes[2]`, "3 22 Backend Developer is done ("+name+") | It waits for its next prompt.")
+	c.waitFor(t, s, `document.title`, "(4) mas — "+name)
+	if got, _ := f.requests.seen(); !strings.HasSuffix(strings.Join(got, ","), ",GET /sessions/"+id+",GET /sessions/"+id) {
+		t.Errorf("hidden, the page asked %q; want glances at the session", got[max(0, len(got)-4):])
+	}
+	c.eval(t, s, setVisibility("visible")+` "ok"`)
+
+	// A message to 21, which asks: the page says so and sends nothing
+	// until the user says to.
+	c.eval(t, s, `window.asked = []; window.confirm = (q) => { asked.push(q); return false; }; "ok"`)
+	send(t, c, s, "21", "y")
+	c.waitFor(t, s, `asked.length + " " + document.getElementById("error").hidden`, "1 false")
+	if q := c.eval(t, s, `asked[0]`); !strings.Contains(q, "agent 21 is asking (permission to use Bash)") {
+		t.Errorf("the question: %q", q)
+	}
+	c.eval(t, s, `window.confirm = (q) => { asked.push(q); return true; }; "ok"`)
+	send(t, c, s, "21", "y")
+	c.waitFor(t, s, `document.getElementById("sent").textContent`, "Message sent to 1/1 agents of "+name)
+	f.read(t, id, "21", "y\r")
 }

@@ -68,8 +68,7 @@ func (a *App) Peek(ctx context.Context, sel Selected, ids []string, lines int) (
 	out := make([]api.AgentOutput, 0, len(ids))
 	for _, st := range a.agents(sel, ids) {
 		id := st.ID
-		o := api.AgentOutput{ID: st.ID, Name: st.Name, Window: st.Window, Status: st.Status,
-			Activity: st.Activity, ActivitySince: st.ActivitySince, Message: st.Message}
+		o := api.AgentOutput{Agent: agentView(st)}
 		if p, ok := byAgent[id]; ok {
 			o.Lines = text[p.Target()]
 		}

@@ -87,7 +87,11 @@ type AskingError struct {
 	Agents []AgentStatus
 }
 
-func (e *AskingError) Error() string {
+func (e *AskingError) Error() string { return e.Refusal("--force") }
+
+// Refusal says which agents ask what, and that force, the way a client
+// overrides the refusal, sends the message anyway.
+func (e *AskingError) Refusal(force string) string {
 	var parts []string
 	for _, ag := range e.Agents {
 		what := "asking"
@@ -96,5 +100,5 @@ func (e *AskingError) Error() string {
 		}
 		parts = append(parts, fmt.Sprintf("agent %s is %s", ag.ID, what))
 	}
-	return strings.Join(parts, "; ") + ": the message would answer its dialog; nothing sent (--force sends it anyway)"
+	return strings.Join(parts, "; ") + ": the message would answer its dialog; nothing sent (" + force + " sends it anyway)"
 }

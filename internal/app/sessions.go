@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
+	"mas/internal/activity"
 	"mas/internal/api"
+	"mas/internal/layout"
 	"mas/internal/roster"
 	"mas/isolated"
 )
@@ -40,6 +43,20 @@ func (a *App) Describe(ctx context.Context, root, id string) (l isolated.Listed,
 	return isolated.Describe(ctx, a.Tmux, root, id)
 }
 
+// DescribeAgents is Describe with, while the session runs, the state of
+// its agents as status --detail tells it: all from one tmux listing, of
+// every pane of the server.
+func (a *App) DescribeAgents(ctx context.Context, root, id string) (l isolated.Listed, agents []AgentStatus, tmuxErr error) {
+	snapshot, tmuxErr := layout.Snapshot(ctx, a.Tmux)
+	l = isolated.DescribeAmong(root, id, layout.Refs(snapshot), tmuxErr)
+	if tmuxErr != nil || l.Status != "active" {
+		return l, nil, tmuxErr
+	}
+	// Active: a tmux session of its name runs, and says it is this one's.
+	sel := Selected{Name: l.TmuxName, Root: root, Iso: &l.Session, Panes: layout.Of(snapshot, l.TmuxName)}
+	return l, a.agents(sel, roster.IDs()), nil
+}
+
 // Prune removes what interrupted creations left and finishes interrupted
 // removals; it returns the ids of the sessions removed, and of those whose
 // removal it finished.
@@ -51,10 +68,20 @@ func (a *App) Prune(ctx context.Context) (removed, finished []string, err error)
 func (a *App) Removals() ([]isolated.Removal, error) { return isolated.Removals(a.Root()) }
 
 // SessionView is a session as session list, session show and the HTTP
-// API show it; detail adds paths, units, config, logs and metadata.
+// API show it; detail adds paths, units, config, logs and metadata. A
+// running session's agents are summed up from their events alone
+// (activity.Summarize): how many need a person, and when the last event
+// came.
 func SessionView(l isolated.Listed, detail bool) api.Session {
 	j := api.Session{SessionID: l.ID, TmuxSession: l.TmuxName, Status: l.Status, Error: l.Error,
 		CreatedAt: l.CreatedAt, WorkingDir: l.Dir, Mode: l.Mode}
+	if l.Status == "active" {
+		sum := activity.Summarize(l.ActivityDir())
+		j.NeedsYou, j.Asking = sum.NeedPerson(), sum.Asking
+		if !sum.Last.IsZero() {
+			j.LastActivity = sum.Last.UTC().Format(time.RFC3339)
+		}
+	}
 	if !detail {
 		return j
 	}

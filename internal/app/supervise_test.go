@@ -303,7 +303,11 @@ func TestSupervisor(t *testing.T) {
 	// A resume: a new run, whose agents start afresh. What the old run
 	// said is no news, nor what the new one says at first.
 	sup.at = sup.at.Add(time.Minute)
-	if err := activity.Prepare(dir, "/bin/true", true, sup.at); err != nil {
+	l, err := activity.Wiring{Exe: "/bin/true", Events: true}.Start(dir, sup.at)
+	if err == nil {
+		err = l.Started()
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
 	sup.waitLine(name, "")

@@ -27,6 +27,13 @@ func (a *App) commands() []*command {
 				{long: "force", short: "f", usage: "send even to an agent that is asking a person (the text answers its dialog)"},
 			},
 			action: a.send},
+		{name: "wait", args: []string{"[target]"}, usage: "Wait until the agents a target names (all 13 without one) need a person: their turn ended, or they ask",
+			flags: []flagSpec{
+				{long: "for", value: "ACTIVITY", usage: "wait for this activity only: waiting (turn ended) or asking (a dialog)"},
+				{long: "timeout", value: "DURATION", usage: "give up after DURATION (90s, 5m, or seconds), exit 1"},
+				{long: "json", usage: "print the agents as JSON, as status --detail --json does"},
+			},
+			action: a.wait},
 		{name: "status", usage: "Show whether the session and its agents are running",
 			flags: []flagSpec{
 				{long: "detail", usage: "add start time, workspace, windows and one line per agent"},

@@ -35,12 +35,12 @@ func TestCommands(t *testing.T) {
 		{"running", []string{"send", "00", "hi", "-e", "-n"}, "", "", "", "usage: send: -e and -n contradict each other"},
 		{"running", []string{"send", "00", ""}, "", "", "", "usage: send: the message is empty"},
 		{"", []string{"send", "00", "hi"}, "", "", "", app.ErrNoSession.Error()},
-		{"running", []string{"peek", "design,00"}, "", "== 00 Meta Manager (running) ==\nagent 00 of mas-a\n\n== 10 Design Manager (running) ==\nagent 10 of mas-a\n\n" +
-			"== 11 UI Designer (running) ==\nagent 11 of mas-a\n\n== 12 UX Designer (running) ==\nagent 12 of mas-a\n\n== 13 Visual Designer (running) ==\nagent 13 of mas-a\n", "", ""},
+		{"running", []string{"peek", "design,00"}, "", "== 00 Meta Manager (running, unknown) ==\nagent 00 of mas-a\n\n== 10 Design Manager (running, unknown) ==\nagent 10 of mas-a\n\n" +
+			"== 11 UI Designer (running, unknown) ==\nagent 11 of mas-a\n\n== 12 UX Designer (running, unknown) ==\nagent 12 of mas-a\n\n== 13 Visual Designer (running, unknown) ==\nagent 13 of mas-a\n", "", ""},
 		{"running", []string{"peek", "agent-33", "--json"}, "", "[\n  {\n    \"id\": \"33\",\n    \"name\": \"Analytics\",\n    \"window\": \"business\",\n    \"status\": \"running\",\n    \"activity\": \"unknown\",\n    \"lines\": [\n      \"agent 33 of mas-a\"\n    ]\n  }\n]\n", "", ""},
-		{"bidi", []string{"peek", "00"}, "", "== 00 Meta Manager (running) ==\nfile \uFFFDtxt.exe\uFFFD \uFFFDok\uFFFD\n", "", ""},
+		{"bidi", []string{"peek", "00"}, "", "== 00 Meta Manager (running, unknown) ==\nfile \uFFFDtxt.exe\uFFFD \uFFFDok\uFFFD\n", "", ""},
 		{"bidi", []string{"peek", "00", "--json"}, "", "~\"lines\": [\n      \"file \uFFFDtxt.exe\uFFFD \uFFFDok\uFFFD\"\n    ]", "", ""},
-		{"running", []string{"peek", "00", "-n", "1"}, "", "== 00 Meta Manager (running) ==\nagent 00 of mas-a\n", "", ""},
+		{"running", []string{"peek", "00", "-n", "1"}, "", "== 00 Meta Manager (running, unknown) ==\nagent 00 of mas-a\n", "", ""},
 		{"running", []string{"peek", "00,nope"}, "", "", "", `usage: peek: no agent matches "nope"`},
 		{"running", []string{"peek", "-n", "0"}, "", "", "", `usage: peek: -n "0": the number of lines must be from 1 to 2000`},
 		{"running", []string{"peek", "-n", "-3"}, "", "", "", `usage: peek: -n "-3": the number of lines`},

@@ -41,7 +41,14 @@ func (a *App) peek(ctx context.Context, cc *ucli.Context) error {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "== %s %s (%s) ==\n", ag.ID, ag.Name, ag.Status)
+		state := ag.Status
+		if ag.Activity != "" && ag.Activity != ag.Status {
+			state += ", " + ag.Activity
+			if ag.Message != "" {
+				state += ": " + ag.Message
+			}
+		}
+		fmt.Fprintf(&b, "== %s %s (%s) ==\n", ag.ID, ag.Name, state)
 		for _, l := range ag.Lines {
 			b.WriteString(l + "\n")
 		}

@@ -102,6 +102,21 @@ func SessionNames(panes []PaneInfo) map[string]bool {
 	return names
 }
 
+// Refs returns the sessions of a snapshot, as ListSessions would list
+// them, in the order of their first pane: every session has a pane, so one
+// list-panes call tells both.
+func Refs(panes []PaneInfo) []Ref {
+	var refs []Ref
+	seen := map[string]bool{}
+	for _, p := range panes {
+		if !seen[p.SessionID] {
+			seen[p.SessionID] = true
+			refs = append(refs, Ref{ID: p.SessionID, Name: p.Session, Created: p.Created, Owner: p.Owner})
+		}
+	}
+	return refs
+}
+
 // Of returns the panes of one session, in window and pane order.
 func Of(panes []PaneInfo, session string) []PaneInfo {
 	var out []PaneInfo

@@ -32,6 +32,9 @@ func TestSnapshot(t *testing.T) {
 	if names := SessionNames(panes); len(names) != 2 || !names["mas-a"] || !names["mas-b"] {
 		t.Errorf("names %v", names)
 	}
+	if refs := Refs(panes); len(refs) != 2 || refs[0].Name != "mas-a" || refs[1].Name != "mas-b" || refs[0].ID == refs[1].ID {
+		t.Errorf("sessions of 26 panes: %+v, want mas-a and mas-b once each", refs)
+	}
 	a := Of(panes, "mas-a")
 	if len(a) != 13 || a[0].Agent != "00" || a[1].Window != "design" || a[12].Agent != "33" {
 		t.Fatalf("panes of mas-a out of order: %+v", a)
@@ -243,6 +246,9 @@ func TestListingsOnTmux(t *testing.T) {
 	refs, err := ListSessions(ctx, r)
 	if err != nil || len(refs) != 2 || refs[1].Name != "zzz" || refs[1].Owner.Root != fakeSession {
 		t.Errorf("sessions %+v, %v; want mas-a and zzz", refs, err)
+	}
+	if got := Refs(panes); !slices.Equal(got, refs) {
+		t.Errorf("the sessions of the panes %+v, want those list-sessions lists %+v", got, refs)
 	}
 }
 

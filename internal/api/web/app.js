@@ -1,9 +1,11 @@
 // The mas web page: it talks only to the HTTP API of mas serve, and puts
 // every text it shows into the page with textContent, never as HTML.
 //
-// One refresh every two seconds, never two at once, none while the tab is
-// hidden: GET /sessions, then, for the session being watched, GET
-// /sessions/{id}/output (all its agents' screens in one request).
+// One refresh every two seconds, never two at once: GET /sessions, then,
+// for the session being watched, GET /sessions/{id}/output (all its
+// agents' screens in one request). While the tab is hidden, a glance every
+// ten seconds instead, one light request (the watched session's agents,
+// no screens) that keeps the title's count and the notifications going.
 "use strict";
 
 const agents = [
@@ -13,6 +15,7 @@ const agents = [
   ["32", "Strategy"], ["33", "Analytics"],
 ];
 const refreshEvery = 2000; // ms between the end of a refresh and the next
+const glanceEvery = 10000; // the same, while the tab is hidden
 const screenLines = 60; // lines asked of each agent's screen
 const hideKey = "mas.hideStopped"; // localStorage: "1" hides stopped sessions
 
@@ -23,6 +26,9 @@ let wanted = new URLSearchParams(location.search).get("session") || "";
 let sessions = [];
 let listKey = ""; // what the table shows, to redraw it only when it changes
 let errorFromRefresh = false;
+// What each agent of the watched session was doing at the last refresh,
+// by id, to see it change: empty until a refresh of that session.
+let seen = { session: "", activity: new Map() };
 
 function el(tag, text, cls) {
   const e = document.createElement(tag);
@@ -93,15 +99,20 @@ async function refresh() {
 
 function plan() {
   clearTimeout(timer);
-  if (document.visibilityState === "visible") timer = setTimeout(refresh, refreshEvery);
+  timer = setTimeout(refresh, visible() ? refreshEvery : glanceEvery);
+}
+
+function visible() {
+  return document.visibilityState === "visible";
 }
 
 document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState === "visible") refresh();
-  else clearTimeout(timer);
+  if (visible()) refresh();
+  else if (!inFlight) plan(); // a glance, later; one under way plans it as it ends
 });
 
 async function refreshOnce() {
+  if (!visible()) return glance();
   try {
     const data = await api("GET", "/sessions");
     sessions = data.sessions || [];
@@ -128,6 +139,104 @@ async function refreshOnce() {
     note.hidden = false;
   }
 }
+
+// glance is the refresh of a hidden tab: the watched session's agents
+// alone (no screens), or the list when none is watched, for the title and
+// the notifications. What goes wrong shows when the tab does.
+async function glance() {
+  try {
+    if (!selected) {
+      const data = await api("GET", "/sessions");
+      sessions = data.sessions || [];
+      titleOfList();
+      return;
+    }
+    const id = selected;
+    const s = await api("GET", "/sessions/" + encodeURIComponent(id));
+    if (selected !== id) return;
+    const list = s.status === "active" ? s.agents || [] : [];
+    observe(s, list);
+    titleOf(s.tmuxSession, list);
+  } catch (err) {
+    // The next refresh of the tab shown says it.
+  }
+}
+
+// The title starts with how many agents wait for a person: of the session
+// watched, or of every session when none is.
+function setTitle(count, name) {
+  document.title = (count ? "(" + count + ") " : "") + "mas" + (name ? " — " + name : "");
+}
+
+function titleOf(name, list) {
+  setTitle(list.filter((a) => needsPerson(a.activity)).length, name);
+}
+
+function titleOfList() {
+  setTitle(sessions.reduce((n, s) => n + (s.needsYou || 0), 0), "");
+}
+
+function needsPerson(activity) {
+  return activity === "waiting" || activity === "asking";
+}
+
+// observe notes what the agents of session s do now, and raises a
+// notification for each that was working at the last refresh and now
+// waits (its turn is done) or asks: once per change, and none for what a
+// session does when first seen.
+function observe(s, list) {
+  const before = seen.session === s.sessionId ? seen.activity : null;
+  seen = { session: s.sessionId, activity: new Map(list.map((a) => [a.id, a.activity])) };
+  if (!before) return;
+  for (const a of list) {
+    if (before.get(a.id) === "working" && needsPerson(a.activity)) notify(s, a);
+  }
+}
+
+// notifications tells whether the page may raise notifications: the
+// browser has them and the user allowed them.
+function notifications() {
+  return "Notification" in window && window.isSecureContext && Notification.permission === "granted";
+}
+
+function notify(s, a) {
+  if (!notifications()) return;
+  const what = a.activity === "asking" ? " asks" : " is done";
+  try {
+    // One per agent at a time: a newer one of the same agent replaces it.
+    const n = new Notification(a.id + " " + a.name + what + " (" + s.tmuxSession + ")", {
+      body: a.message || (a.activity === "asking" ? "It asks a person." : "It waits for its next prompt."),
+      tag: "mas-" + s.sessionId + "-" + a.id,
+    });
+    n.onclick = () => {
+      window.focus();
+      n.close();
+    };
+  } catch (err) {
+    // A browser that only lets a service worker notify: nothing to do.
+  }
+}
+
+// renderNotify shows the "Notify me" button while the browser could ask
+// the user, and what the user chose otherwise.
+function renderNotify() {
+  const b = document.getElementById("notify");
+  const state = document.getElementById("notify-state");
+  const can = "Notification" in window && window.isSecureContext;
+  const perm = can ? Notification.permission : "";
+  b.hidden = perm !== "default";
+  state.textContent = perm === "granted" ? "Notifications on" : perm === "denied" ? "Notifications blocked (site settings)" : "";
+}
+
+// The permission is asked for only on the user's click, as browsers want.
+document.getElementById("notify").addEventListener("click", async () => {
+  try {
+    await Notification.requestPermission();
+  } catch (err) {
+    showError(err);
+  }
+  renderNotify();
+});
 
 // pickWanted selects the session that ?session= names, by its full id,
 // tmux name or a unique prefix of its id, once the list is known.
@@ -161,7 +270,9 @@ function hideStopped() {
 }
 
 function renderSessions() {
-  const key = JSON.stringify([sessions, selected, hideStopped()]);
+  // When an agent last reported changes all the time, and is not shown.
+  const shown = sessions.map(({ lastActivity, ...s }) => s);
+  const key = JSON.stringify([shown, selected, hideStopped()]);
   if (key === listKey) return; // redrawing would eat a click under way
   listKey = key;
   const body = document.querySelector("#sessions tbody");
@@ -179,13 +290,22 @@ function renderSessions() {
     tr.dataset.id = s.sessionId;
     if (s.sessionId === selected) tr.className = "selected";
     tr.append(el("td", s.tmuxSession, "name"), el("td", s.sessionId, "id"), el("td", s.mode, "mode"),
-      el("td", s.status, "status status-" + s.status), el("td", s.createdAt, "created"));
+      el("td", s.status, "status status-" + s.status), needsYou(s), el("td", s.createdAt, "created"));
     tr.title = s.workingDir;
     tr.append(el("td", undefined, "actions"));
     tr.lastChild.append(...actions(s));
     body.append(tr);
   }
   document.getElementById("hidden-count").textContent = hidden ? "(" + hidden + " hidden)" : "";
+}
+
+// needsYou is the cell that says how many agents of a running session
+// wait for a person, and how many of them ask.
+function needsYou(s) {
+  const n = s.needsYou || 0;
+  const td = el("td", n ? String(n) + (s.asking ? " (" + s.asking + " asking)" : "") : "", "needs");
+  if (s.asking) td.classList.add("asking");
+  return td;
 }
 
 // actions are a session's buttons: watch it, and what its state allows.
@@ -255,6 +375,9 @@ async function refreshView() {
   status.className = s ? "status status-" + s.status : "";
   document.getElementById("view-dir").textContent = s ? s.workingDir : "";
   document.getElementById("send-button").textContent = s ? "Send to " + s.tmuxSession : "Send";
+  renderNotify();
+  if (!s) titleOfList();
+  else if (s.status !== "active") setTitle(0, s.tmuxSession);
   let why = "";
   if (!selected) why = "Choose a session above (Watch) to see its agents.";
   else if (!s) why = "Session " + selected + " is no longer listed under this root.";
@@ -263,41 +386,99 @@ async function refreshView() {
   note.hidden = !why;
   form.hidden = !!why;
   if (why) {
+    seen = { session: "", activity: new Map() }; // a session resumed starts afresh
     grid.replaceChildren();
     document.getElementById("view-updated").textContent = "";
     return;
   }
   const out = await api("GET", sessionPath(s, "/output?lines=" + screenLines));
   if (selected !== s.sessionId) return; // another session was chosen meanwhile
-  renderGrid(out.agents || []);
+  const list = out.agents || [];
+  observe(s, list);
+  titleOf(s.tmuxSession, list);
+  renderGrid(list);
   document.getElementById("view-updated").textContent = "updated " + new Date().toLocaleTimeString();
 }
 
 // renderGrid shows one tile per agent, kept from one refresh to the next:
 // a screen whose text did not change is left alone, and one scrolled to
-// its end stays at its end.
+// its end stays at its end. The agents that wait for a person come first,
+// those that ask before those that wait, each in the order of the list.
 function renderGrid(list) {
   const grid = document.getElementById("grid");
+  const tiles = [];
   for (const a of list) {
     let tile = grid.querySelector('[data-agent="' + CSS.escape(a.id) + '"]');
     if (!tile) {
       tile = el("article", undefined, "tile");
       tile.dataset.agent = a.id;
       const head = el("header");
-      head.append(el("span", a.id, "id"), el("span", a.name, "name"), el("span", "", "state"));
-      tile.append(head, el("pre", "", "screen"));
+      head.append(el("span", a.id, "id"), el("span", a.name, "name"), el("span", "", "activity"),
+        el("span", "", "since quiet"), el("span", "", "state"));
+      tile.append(head, el("p", "", "ask"), el("pre", "", "screen"));
       grid.append(tile);
     }
-    const state = tile.querySelector(".state");
-    state.textContent = a.status;
-    tile.className = "tile state-" + a.status;
+    renderActivity(tile, a);
+    tiles.push([rank(a.activity), tiles.length, tile]);
     const screen = tile.querySelector(".screen");
     const text = (a.lines || []).join("\n");
     if (screen.textContent === text) continue;
-    const atEnd = screen.scrollTop + screen.clientHeight >= screen.scrollHeight - 4;
+    const wasAtEnd = atEnd(screen);
     screen.textContent = text;
-    if (atEnd) screen.scrollTop = screen.scrollHeight;
+    if (wasAtEnd) screen.scrollTop = screen.scrollHeight;
   }
+  tiles.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  const order = tiles.map((t) => t[2]);
+  if (order.every((t, i) => grid.children[i] === t)) return;
+  // Moved, a screen forgets where it was scrolled to.
+  const scrolled = order.map((t) => {
+    const screen = t.querySelector(".screen");
+    return [screen, screen.scrollTop, atEnd(screen)];
+  });
+  grid.append(...order);
+  for (const [screen, top, end] of scrolled) screen.scrollTop = end ? screen.scrollHeight : top;
+}
+
+function atEnd(screen) {
+  return screen.scrollTop + screen.clientHeight >= screen.scrollHeight - 4;
+}
+
+// rank orders the tiles: asking first, then waiting, then the others.
+function rank(activity) {
+  return activity === "asking" ? 0 : activity === "waiting" ? 1 : 2;
+}
+
+// renderActivity shows an agent's state in its tile: its pane's, what it
+// does and since when, what it asks; a tile of an agent that waits for a
+// person stands out, one that asks the most.
+function renderActivity(tile, a) {
+  const act = a.activity || "unknown";
+  tile.className = "tile state-" + a.status + " activity-" + act + (needsPerson(act) ? " needs-you" : "");
+  tile.querySelector(".state").textContent = a.status;
+  // The pane's state says it already of an agent gone or exited; an
+  // agent that reports nothing has no activity to show.
+  const shown = act !== "unknown" && act !== a.status;
+  const activity = tile.querySelector(".activity");
+  activity.textContent = shown ? act : "";
+  activity.hidden = !shown;
+  const since = tile.querySelector(".since");
+  since.textContent = shown && a.activitySince ? ago(a.activitySince) : "";
+  since.title = a.activitySince ? "since " + new Date(a.activitySince).toLocaleString() : "";
+  const ask = tile.querySelector(".ask");
+  ask.textContent = act === "asking" ? a.message || "It asks a person: answer it in its pane." : "";
+  ask.hidden = act !== "asking";
+}
+
+// ago says how long ago an ISO-8601 time was, coarsely.
+function ago(iso) {
+  const s = Math.max(0, Math.floor((Date.now() - Date.parse(iso)) / 1000));
+  if (!(s >= 0)) return "";
+  if (s < 60) return s + "s";
+  const m = Math.floor(s / 60);
+  if (m < 60) return m + "m";
+  const h = Math.floor(m / 60);
+  if (h < 24) return h + "h " + (m % 60) + "m";
+  return Math.floor(h / 24) + "d";
 }
 
 function promptFields() {
@@ -346,20 +527,31 @@ document.getElementById("create").addEventListener("submit", async (ev) => {
   refresh();
 });
 
-// The message goes to the session watched, the one whose screens show.
+// The message goes to the session watched, the one whose screens show. One
+// to an agent that asks a person would answer its dialog: the server
+// refuses it (409), and the page sends it again only if the user says so.
 document.getElementById("message").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const form = ev.target;
   const out = document.getElementById("sent");
   if (!selected) return;
+  const msg = {
+    session: selected,
+    target: form.elements.target.value,
+    message: form.elements.text.value,
+    execute: form.elements.execute.checked,
+  };
   try {
     showError(null);
-    const res = await api("POST", "/message", {
-      session: selected,
-      target: form.elements.target.value,
-      message: form.elements.text.value,
-      execute: form.elements.execute.checked,
-    });
+    let res;
+    try {
+      res = await api("POST", "/message", msg);
+    } catch (err) {
+      // The server says when "force" would send it.
+      const asking = err.status === 409 && err.message.includes('"force": true');
+      if (!asking || !window.confirm(err.message + "\n\nSend it anyway, as the answer?")) throw err;
+      res = await api("POST", "/message", { ...msg, force: true });
+    }
     out.textContent = "Message sent to " + res.sent + "/" + res.total + " agents of " + res.session;
     out.hidden = false;
   } catch (err) {
@@ -378,4 +570,5 @@ hide.addEventListener("change", () => {
 });
 
 promptFields();
+renderNotify();
 refresh();

@@ -1,0 +1,171 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"mas/internal/activity"
+	"mas/internal/api"
+	"mas/isolated"
+)
+
+// report records hook event e of agent id in the activity directory dir,
+// at t, as the agent's hook does.
+func report(t *testing.T, dir, id string, e activity.Event, at time.Time) {
+	t.Helper()
+	_, err := activity.Update(context.Background(), dir, id, time.Minute, func(s activity.State) activity.State {
+		return activity.Apply(s, e, at)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// activeSession starts an isolated session whose agents report their
+// events, through the API's backend, and returns it with its activity
+// directory.
+func activeSession(t *testing.T, a *App) (*api.Run, string) {
+	t.Helper()
+	run, err := NewBackend(a).Run(context.Background(), api.RunRequest{SessionMode: "isolated", Agents: json.RawMessage(`{}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := isolated.Load(a.Root(), run.SessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run, s.ActivityDir()
+}
+
+// TestBackendShowsActivity: GET /sessions counts, per running session,
+// the agents that need a person from their events alone, with no tmux
+// call beyond its list; GET /sessions/{id} shows each agent's activity
+// from the one listing of the panes, and counts from what it shows.
+func TestBackendShowsActivity(t *testing.T) {
+	a, f, rec, _ := testApp(t, map[string]string{"MAS_AGENT_HOOKS": "on"})
+	b := NewBackend(a)
+	ctx := context.Background()
+	run, dir := activeSession(t, a)
+	other, _ := activeSession(t, a) // no event yet: nobody needs a person
+	start := a.Now()
+	report(t, dir, "21", activity.Event{Name: activity.PermissionRequest, ToolName: "Bash"}, start.Add(time.Minute))
+	report(t, dir, "22", activity.Event{Name: activity.UserPromptSubmit}, start.Add(2*time.Minute))
+	report(t, dir, "23", activity.Event{Name: activity.SessionStart, Source: "startup"}, start.Add(30*time.Second))
+
+	before := len(rec.Calls())
+	list, err := b.Sessions(ctx)
+	if err != nil || len(list) != 2 {
+		t.Fatalf("sessions: %+v, %v", list, err)
+	}
+	if cmds := commands(rec)[before:]; !slices.Equal(cmds, []string{"list-sessions"}) {
+		t.Errorf("GET /sessions ran tmux %q, want list-sessions alone", cmds)
+	}
+	byID := map[string]api.Session{}
+	for _, s := range list {
+		byID[s.SessionID] = s
+	}
+	if s := byID[run.SessionID]; s.NeedsYou != 2 || s.Asking != 1 || s.LastActivity != "2026-01-02T03:06:05Z" {
+		t.Errorf("a session with 21 asking, 23 waiting: needsYou %d, asking %d, lastActivity %q; want 2, 1, 2026-01-02T03:06:05Z",
+			s.NeedsYou, s.Asking, s.LastActivity)
+	}
+	if s := byID[other.SessionID]; s.NeedsYou != 0 || s.Asking != 0 || s.LastActivity != "" {
+		t.Errorf("a session with no event: %+v", s)
+	}
+
+	before = len(rec.Calls())
+	s, err := b.Session(ctx, run.SessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmds := commands(rec)[before:]; !slices.Equal(cmds, []string{"list-panes"}) {
+		t.Errorf("GET /sessions/{id} ran tmux %q, want one list-panes", cmds)
+	}
+	var got []string
+	for _, ag := range s.Agents {
+		got = append(got, ag.ID+" "+ag.Status+" "+ag.Activity+" "+ag.ActivitySince+" "+ag.Message)
+	}
+	want := []string{
+		"00 running starting 2026-01-02T03:04:05Z ", // no event since its start
+		"21 running asking 2026-01-02T03:05:05Z permission to use Bash",
+		"22 running working 2026-01-02T03:06:05Z ",
+		"23 running waiting 2026-01-02T03:04:35Z ",
+	}
+	if len(got) != 13 || got[0] != want[0] || !slices.Equal(got[6:9], want[1:]) {
+		t.Errorf("agents:\n%s\nwant 13, among them:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if s.NeedsYou != 2 || s.Asking != 1 || s.LastActivity != "2026-01-02T03:06:05Z" || s.Metadata == nil || len(s.Units) != 13 {
+		t.Errorf("session: %+v", s)
+	}
+
+	// An agent whose pane is gone needs no one, whatever its events say;
+	// the list, which asks tmux for no pane, still counts it.
+	f.RemovePane(run.TmuxSession, "23")
+	if s, _ := b.Session(ctx, run.SessionID); s.Agents[8].Activity != activity.Missing || s.NeedsYou != 1 || s.Asking != 1 {
+		t.Errorf("23's pane gone: 23 %s, needsYou %d, asking %d; want missing, 1, 1", s.Agents[8].Activity, s.NeedsYou, s.Asking)
+	}
+
+	// A stopped session has no agents, and needs no one.
+	if _, err := b.Stop(ctx, run.SessionID); err != nil {
+		t.Fatal(err)
+	}
+	s, err = b.Session(ctx, run.SessionID)
+	if err != nil || s.Status != "stopped" || s.Agents != nil || s.NeedsYou != 0 || s.Asking != 0 {
+		t.Errorf("stopped: %+v, %v", s, err)
+	}
+	list, _ = b.Sessions(ctx)
+	for _, l := range list {
+		if l.SessionID == run.SessionID && (l.NeedsYou != 0 || l.LastActivity != "") {
+			t.Errorf("stopped, in the list: %+v", l)
+		}
+	}
+}
+
+// TestBackendRefusesToAnswerADialog: POST /message to an agent that asks
+// is a conflict that names it and what it asks, and types nothing, unless
+// "force": true; a message to other agents goes.
+func TestBackendRefusesToAnswerADialog(t *testing.T) {
+	a, _, rec, _ := testApp(t, map[string]string{"MAS_AGENT_HOOKS": "on"})
+	b := NewBackend(a)
+	ctx := context.Background()
+	run, dir := activeSession(t, a)
+	report(t, dir, "21", activity.Event{Name: activity.Notification, NotificationType: "permission_prompt",
+		Message: "Claude needs your permission to use Bash"}, a.Now().Add(time.Minute))
+
+	// typed counts the tmux calls that typed into a pane.
+	typed := func() int {
+		n := 0
+		for _, c := range rec.Calls() {
+			if slices.Contains(c, "send-keys") || slices.Contains(c, "paste-buffer") {
+				n++
+			}
+		}
+		return n
+	}
+	for _, target := range []string{"21", "development", "all"} {
+		before := typed()
+		_, err := b.Message(ctx, api.MessageRequest{Session: run.SessionID, Target: target, Message: "y", Execute: true})
+		if !errors.Is(err, api.ErrConflict) {
+			t.Fatalf("to %s: %v, want a conflict", target, err)
+		}
+		want := `conflict: agent 21 is asking (Claude needs your permission to use Bash): the message would answer its dialog; nothing sent ("force": true sends it anyway)`
+		if err.Error() != want {
+			t.Errorf("to %s:\n%v\nwant\n%s", target, err, want)
+		}
+		if typed() != before {
+			t.Errorf("to %s: typed into a pane though refused", target)
+		}
+	}
+	if res, err := b.Message(ctx, api.MessageRequest{Session: run.SessionID, Target: "design", Message: "go on"}); err != nil || res.Sent != 4 {
+		t.Errorf("to design, where nobody asks: %+v, %v", res, err)
+	}
+	before := typed()
+	res, err := b.Message(ctx, api.MessageRequest{Session: run.SessionID, Target: "21", Message: "y", Force: true})
+	if err != nil || res.Sent != 1 || typed() == before {
+		t.Errorf("forced: %+v, %v", res, err)
+	}
+}
