@@ -246,5 +246,5 @@ json_is() {
 	run --separate-stderr mas session stop "$id"
 	assert_success
 	run curl -sS "$one"
-	[ "$(jq -r '[.status, .needsYou, (.agents | length)] | join(" ")' <<<"$output")" = "stopped 0 0" ] || fail "$output"
+	[ "$(jq -r '[.status, (.needsYou // "none"), (.agents // [] | length)] | join(" ")' <<<"$output")" = "stopped none 0" ] || fail "$output"
 }

@@ -10,7 +10,7 @@ common_setup() {
 	bats_load_library bats-file
 
 	unset TMUX TMUX_PANE MAS_SESSION_ID MAS_SESSION_NAME MAS_SESSION_MODE MAS_ROOT \
-		MAS_WORKSPACE_ROOT MAS_TMUX_SOCKET MAS_DEBUG MAS_AGENT_COMMAND NO_COLOR MAS_API_TOKEN MAS_HTTP_HOST MAS_HTTP_PORT
+		MAS_WORKSPACE_ROOT MAS_TMUX_SOCKET MAS_DEBUG MAS_AGENT_COMMAND MAS_AGENT_HOOKS MAS_AGENT_RESUME MAS_NOTIFY_COMMAND NO_COLOR MAS_API_TOKEN MAS_HTTP_HOST MAS_HTTP_PORT
 	# No test starts a background HTTP server unless it asks for one.
 	export MAS_HTTP=off
 	# A fresh, short TMUX_TMPDIR gives every test its own tmux server.
@@ -213,6 +213,8 @@ use_stub_agent() {
 	printf 'export PATH="%s:$PATH"\n' "$STUB_BIN" >"$HOME/.bash_profile"
 	export SHELL=/bin/bash
 	export PATH="$STUB_BIN:$PATH"
+	# It is called clauded, but it is no Claude Code: it reports nothing.
+	export MAS_AGENT_HOOKS=off
 }
 
 # use_fake_claude puts the fake Claude Code (internal/fakeclaude, which
@@ -221,6 +223,7 @@ use_stub_agent() {
 use_fake_claude() {
 	use_stub_agent
 	cp "$FAKE_CLAUDE" "$STUB_BIN/clauded"
+	export MAS_AGENT_HOOKS=auto
 	export FAKECLAUDE_LOG="$BATS_TEST_TMPDIR/fake.log"
 }
 

@@ -64,7 +64,7 @@ root_files() {
 	[ "$status" = 0 ] || fail "$stderr"
 	wait_agents
 	run cat "$MAS_STUB_OUT/10"
-	assert_line "args=--via-alias --model opus"
+	assert_line --regexp "^args=--via-alias --model opus( --settings [^ ]+/activity/settings\.json)?$"
 }
 
 @test "POST /runs with an agent program that is nowhere: 500 naming it, nothing made" {

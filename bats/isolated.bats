@@ -36,7 +36,7 @@ setup() { isolated_setup; }
 		assert_file_exists "$MAS_STUB_OUT/$nn"
 		run cat "$MAS_STUB_OUT/$nn"
 		assert_line "cwd=$(cd "$ROOT/sessions/$id/unit/$nn" && pwd -P)"
-		assert_line "args=--model $model"
+		assert_line --regexp "^args=--model $model( --settings [^ ]+/activity/settings\.json)?$"
 	done
 	# The copies come from $ROOT/unit.
 	run cat "$ROOT/sessions/$id/unit/22/README.md"
@@ -122,7 +122,7 @@ setup() { isolated_setup; }
 	wait_agents
 	run cat "$MAS_STUB_OUT/21"
 	assert_line MAS_PROFILE_READ=yes
-	assert_line "args=--model sonnet"
+	assert_line --regexp "^args=--model sonnet( --settings [^ ]+/activity/settings\.json)?$"
 }
 
 # bats test_tags=original
@@ -137,9 +137,9 @@ setup() { isolated_setup; }
 	assert_success
 	wait_agents
 	run cat "$MAS_STUB_OUT/00"
-	assert_line "args=--via-alias --model opus"
+	assert_line --regexp "^args=--via-alias --model opus( --settings [^ ]+/activity/settings\.json)?$"
 	run cat "$MAS_STUB_OUT/32"
-	assert_line "args=--via-alias --model sonnet"
+	assert_line --regexp "^args=--via-alias --model sonnet( --settings [^ ]+/activity/settings\.json)?$"
 }
 
 # bats test_tags=original
@@ -227,7 +227,7 @@ setup() { isolated_setup; }
 	[ "$(jq -r '.total' <<<"$output")" = 1 ]
 	[ "$(jq -r '.sessions[0] | [.sessionId, .tmuxSession, .status, .mode] | join(" ")' <<<"$output")" = "$id mas-${id:0:8} active isolated" ]
 	run --separate-stderr mas session list
-	assert_line --index 0 --regexp '^SESSION ID +TMUX +STATUS +CREATED +WORKSPACE$'
+	assert_line --index 0 --regexp '^SESSION ID +TMUX +STATUS +CREATED +WORKSPACE +NEEDS YOU$'
 	assert_line --index 1 --regexp "^$id +mas-${id:0:8} +active "
 }
 

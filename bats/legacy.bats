@@ -33,7 +33,7 @@ assert_json_masrc_breaks_start() {
 	for nn in 00 13 22 31; do
 		[[ "$(agent_cwd "$nn")" == */unit/"$nn" ]] || fail "agent $nn runs in $(agent_cwd "$nn")"
 	done
-	run grep -x "args=--model opus" "$MAS_STUB_OUT/20"
+	run grep -xE "args=--model opus( --settings [^ ]+/\.mas_activity/settings\.json)?" "$MAS_STUB_OUT/20"
 	assert_success
 }
 

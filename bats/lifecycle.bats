@@ -77,7 +77,7 @@ refused() {
 		[[ "$nn" == ?0 ]] && model=opus
 		run cat "$MAS_STUB_OUT/$nn"
 		assert_line "cwd=$(cd "$ROOT/sessions/$ID/unit/$nn" && pwd -P)"
-		assert_line "args=--model $model"
+		assert_line --regexp "^args=--model $model( --settings [^ ]+/activity/settings\.json)?$"
 		assert_line "MAS_SESSION_ID=$ID"
 	done
 	run grep -x STATUS=active "$ROOT/sessions/$ID/.session"

@@ -110,7 +110,7 @@ func create(ctx context.Context, o CreateOptions, id string) (*Session, error) {
 	if err := setMarker(marker, markerAgents); err != nil {
 		return nil, undo.fail(ctx, "mark session as starting", err)
 	}
-	if err := startAgents(ctx, o, s); err != nil {
+	if _, err := startAgents(ctx, o, s); err != nil {
 		// A session of that name that we did not start is left alone.
 		return nil, undo.fail(ctx, "start tmux session", err)
 	}
@@ -198,8 +198,10 @@ func writeFiles(ctx context.Context, o CreateOptions, s *Session, entry indexEnt
 	return "register session", record(ctx, o.Root, entry, o.Now(), o.Progress)
 }
 
-// startAgents creates the session's tmux session with the thirteen agents.
-func startAgents(ctx context.Context, o CreateOptions, s *Session) error {
+// startAgents creates the session's tmux session with the thirteen agents;
+// what it wrote in their activity directory is undone by the Launch's
+// Abort.
+func startAgents(ctx context.Context, o CreateOptions, s *Session) (*activity.Launch, error) {
 	progress(o.Progress, "Starting 13 agents in tmux session %s", s.TmuxName)
 	logDir := ""
 	if o.PaneLogs {
@@ -207,7 +209,7 @@ func startAgents(ctx context.Context, o CreateOptions, s *Session) error {
 	}
 	launch, err := o.Wiring.Start(s.ActivityDir(), o.Now())
 	if err != nil {
-		return err
+		return nil, err
 	}
 	err = layout.Create(ctx, o.Tmux, layout.Spec{
 		Name:       s.TmuxName,
@@ -224,13 +226,14 @@ func startAgents(ctx context.Context, o CreateOptions, s *Session) error {
 	})
 	if err != nil {
 		launch.Abort()
-		return err
+		return nil, err
 	}
 	if err := launch.Started(); err != nil {
 		layout.Kill(context.WithoutCancel(ctx), o.Tmux, s.TmuxName)
-		return err
+		launch.Abort()
+		return nil, err
 	}
-	return nil
+	return launch, nil
 }
 
 // activate marks the session active in its files and in the registry,

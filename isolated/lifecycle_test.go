@@ -36,16 +36,16 @@ func TestLifecycle(t *testing.T) {
 		t.Errorf("describe: %+v, %v, config %q", l, err, config)
 	}
 	f.Respond([]string{"kill-session", "-t", "=" + s.TmuxName}) // gone by other means
-	if list, _, _ := List(ctx, rec, root); list[0].Status != "stopped" {
-		t.Errorf("a session whose tmux session is gone: %q, want stopped", list[0].Status)
+	if list, _, _ := List(ctx, rec, root); list[0].Status != "stopped" || !list[0].Lost {
+		t.Errorf("a session whose tmux session is gone: %q, lost %v; want stopped and lost", list[0].Status, list[0].Lost)
 	}
 	f.Add(s.TmuxName)
 	stopped, err := Stop(ctx, rec, root, s.ID, now, &progress)
 	if err != nil || stopped.Status != "stopped" || f.Has(s.TmuxName) {
 		t.Fatalf("stop: %+v, %v", stopped, err)
 	}
-	if l, _ := Describe(ctx, rec, root, s.ID); l.Status != "stopped" {
-		t.Errorf("after stop: %q", l.Status)
+	if l, _ := Describe(ctx, rec, root, s.ID); l.Status != "stopped" || l.Lost {
+		t.Errorf("after stop: %q, lost %v; want stopped on purpose", l.Status, l.Lost)
 	}
 
 	f.Add(s.TmuxName)

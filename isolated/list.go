@@ -18,6 +18,10 @@ import (
 type Listed struct {
 	Session
 	Error string // why Status is "error"
+	// Lost tells that the session's files say active but tmux runs none
+	// of its agents: its tmux server died (a reboot) or its tmux session
+	// was killed behind mas's back. Its Status is "stopped".
+	Lost bool
 }
 
 // List returns every session under root, sorted by id, with one tmux call
@@ -107,7 +111,7 @@ func describe(root, id string, running []layout.Ref, known bool) Listed {
 	case s.Status == "creating":
 		l.Status, l.Error = "error", "creation interrupted"
 	case known && s.Status == "active":
-		l.Status = "stopped"
+		l.Status, l.Lost = "stopped", true
 	}
 	return l
 }

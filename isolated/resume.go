@@ -18,7 +18,8 @@ import (
 // unit directory, started as Create starts them (o.Command, o.Shell,
 // o.PaneLogs), and the session active again in its files and in the
 // registry. o.Config and o.NewID are not used: the session keeps its
-// config.json, and its prompts are not sent again.
+// config.json, and its prompts are not sent again. When o.Wiring.Continue,
+// each agent continues its conversation (activity.Wiring).
 //
 // It is refused, with nothing changed, when the session runs (ErrRunning:
 // its tmux session runs and Session.Runs says it is the session's, even
@@ -57,7 +58,8 @@ func Resume(ctx context.Context, o CreateOptions) (*Session, error) {
 		}
 		undo.add(func(context.Context) { layout.RemoveLogs(logDir, made) })
 	}
-	if err := startAgents(ctx, o, s); err != nil {
+	launch, err := startAgents(ctx, o, s)
+	if err != nil {
 		if errors.Is(err, layout.ErrDuplicate) {
 			// Made since claimStopped looked, and left alone: a refusal.
 			undo.run(ctx)
@@ -65,6 +67,7 @@ func Resume(ctx context.Context, o CreateOptions) (*Session, error) {
 		}
 		return nil, undo.fail(ctx, "start tmux session", err)
 	}
+	undo.add(func(context.Context) { launch.Abort() })
 	undo.add(func(ctx context.Context) { layout.Kill(ctx, o.Tmux, s.TmuxName) })
 	undo.add(func(ctx context.Context) {
 		// The files say stopped again, whichever of them activate wrote.

@@ -299,6 +299,11 @@ func TestResumeUndoesAHalfWayFailure(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.why, func(t *testing.T) {
 			root, s, f, rec := stoppedSession(t, false)
+			run := filepath.Join(s.ActivityDir(), "run.json")
+			runBefore, err := os.ReadFile(run)
+			if err != nil {
+				t.Fatal(err)
+			}
 			inner := rec.Respond
 			rec.Respond = func(args []string) ([]byte, error) {
 				out, err := inner(args) // the session exists, as tmux would have it
@@ -309,7 +314,7 @@ func TestResumeUndoesAHalfWayFailure(t *testing.T) {
 				}
 				return out, err
 			}
-			_, err := Resume(context.Background(), resumeOptions(root, s, rec))
+			_, err = Resume(context.Background(), resumeOptions(root, s, rec))
 			var step *StepError
 			if !errors.As(err, &step) || step.Step != tt.step {
 				t.Fatalf("err = %v, want a failure of step %q", err, tt.step)
@@ -326,6 +331,10 @@ func TestResumeUndoesAHalfWayFailure(t *testing.T) {
 			}
 			if _, err := os.Lstat(filepath.Join(s.Dir, markerName)); !errors.Is(err, fs.ErrNotExist) {
 				t.Errorf("the marker is left: %v", err)
+			}
+			// It says when the agents that ran last were started.
+			if data, _ := os.ReadFile(run); string(data) != string(runBefore) {
+				t.Errorf("activity/run.json after the failure: %s, want %s", data, runBefore)
 			}
 		})
 	}

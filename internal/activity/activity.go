@@ -10,6 +10,7 @@
 package activity
 
 import (
+	"path/filepath"
 	"strings"
 	"time"
 	"unicode"
@@ -54,7 +55,11 @@ type State struct {
 	Event        string    `json:"event"`   // the last event
 	EventAt      time.Time `json:"eventAt"` // when it arrived
 	Conversation string    `json:"conversation,omitempty"`
-	Message      string    `json:"message,omitempty"` // what the agent said it needs
+	// Transcript is the file the agent keeps Conversation in, when it
+	// says (Claude Code does): a conversation without it cannot be
+	// continued.
+	Transcript string `json:"transcript,omitempty"`
+	Message    string `json:"message,omitempty"` // what the agent said it needs
 	// Submitted is when a prompt was typed into the agent with Enter
 	// after its last event: its turn is about to start.
 	Submitted time.Time `json:"submitted,omitzero"`
@@ -65,6 +70,7 @@ type State struct {
 type Event struct {
 	Name             string `json:"hook_event_name"`
 	SessionID        string `json:"session_id"`
+	TranscriptPath   string `json:"transcript_path"`   // where the agent keeps the conversation
 	Source           string `json:"source"`            // SessionStart: startup, resume, clear, compact
 	NotificationType string `json:"notification_type"` // Notification
 	Message          string `json:"message"`           // Notification
@@ -114,7 +120,10 @@ func Apply(s State, e Event, t time.Time) State {
 		}
 	}
 	if conversationID(e.SessionID) {
-		s.Conversation = e.SessionID
+		s.Conversation, s.Transcript = e.SessionID, ""
+		if transcriptPath(e.TranscriptPath) {
+			s.Transcript = e.TranscriptPath
+		}
 	}
 	s.Event, s.EventAt = e.Name, t
 	s.Message = printable(s.Message, maxMessage)
@@ -149,6 +158,18 @@ func conversationID(id string) bool {
 		}
 	}
 	return true
+}
+
+// maxPath caps the length of a transcript's path.
+const maxPath = 4096
+
+// transcriptPath tells whether p can be the path of a conversation's
+// transcript: absolute, clean, and without control characters.
+func transcriptPath(p string) bool {
+	if len(p) > maxPath || !filepath.IsAbs(p) || filepath.Clean(p) != p || !utf8.ValidString(p) {
+		return false
+	}
+	return !strings.ContainsFunc(p, func(r rune) bool { return unicode.IsControl(r) || unicode.In(r, unicode.Cf) })
 }
 
 // printable keeps at most max characters of s on one line: control and

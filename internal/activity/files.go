@@ -52,48 +52,66 @@ type Launch struct {
 	dir  string
 	run  Run
 	made bool // the directory was made for this start
+	// oldSettings and oldRun are the settings file and run.json this
+	// start replaced, nil for none.
+	oldSettings, oldRun []byte
 }
 
 // Started records the start: from now on, every state written before it
 // is an earlier run's. To be called once the agents' panes are made.
 func (l *Launch) Started() error {
+	old, err := safefile.ReadFile(filepath.Join(l.dir, runName), maxState)
+	if err == nil {
+		l.oldRun = old
+	}
 	data, _ := json.Marshal(l.run)
 	return safefile.WriteAtomic(filepath.Join(l.dir, runName), append(data, '\n'), 0o600)
 }
 
-// Abort undoes what Start made, for a start that failed.
+// Abort undoes what Start and Started made, for a start that failed or
+// was refused, or was undone after: the directory says of the agents what
+// it said before (but for the events of agents that ran meanwhile).
 func (l *Launch) Abort() {
 	if l.made {
 		os.RemoveAll(l.dir)
+		return
+	}
+	if l.oldSettings != nil {
+		safefile.WriteAtomic(Settings(l.dir), l.oldSettings, 0o600)
+	}
+	if l.oldRun != nil {
+		safefile.WriteAtomic(filepath.Join(l.dir, runName), l.oldRun, 0o600)
 	}
 }
 
-// prepare makes dir (mode 0700) when it is missing and, when events, puts
-// the settings file whose hooks run exe's hook command there, unless it
-// holds that already. The agents' states are kept: their conversations
-// are what a resume continues.
-func prepare(dir, exe string, events bool) (made bool, err error) {
-	if err := safefile.CheckDir(dir); err != nil {
-		return false, err
+// prepare makes l's directory (mode 0700) when it is missing and, when
+// events, puts the settings file whose hooks run exe's hook command there,
+// unless it holds that already. The agents' states are kept: their
+// conversations are what a resume continues.
+func (l *Launch) prepare(exe string, events bool) error {
+	if err := safefile.CheckDir(l.dir); err != nil {
+		return err
 	}
-	if err := os.Mkdir(dir, 0o700); err == nil {
-		made = true
+	if err := os.Mkdir(l.dir, 0o700); err == nil {
+		l.made = true
 	} else if !errors.Is(err, fs.ErrExist) {
-		return false, err
+		return err
 	}
 	if !events {
-		return made, nil
+		return nil
 	}
-	settings, err := settingsJSON(exe, dir)
+	settings, err := settingsJSON(exe, l.dir)
 	if err == nil {
-		if old, rerr := safefile.ReadFile(Settings(dir), maxState); rerr != nil || !bytes.Equal(old, settings) {
-			err = safefile.WriteAtomic(Settings(dir), settings, 0o600)
+		old, rerr := safefile.ReadFile(Settings(l.dir), maxState)
+		if rerr != nil || !bytes.Equal(old, settings) {
+			err = safefile.WriteAtomic(Settings(l.dir), settings, 0o600)
+			l.oldSettings = old
 		}
 	}
-	if err != nil && made {
-		os.RemoveAll(dir)
+	if err != nil {
+		l.Abort()
 	}
-	return made, err
+	return err
 }
 
 // hookTimeout is how long, in seconds, the agent lets a hook of ours run
@@ -292,26 +310,47 @@ func (w Wiring) Start(dir string, t time.Time) (*Launch, error) {
 		l.Conversations = map[string]string{}
 		if _, states, err := Read(dir); err == nil {
 			for id, s := range states {
-				if s.Conversation != "" {
-					l.Conversations[id] = s.Conversation
+				if c, ok := s.Continuable(); ok {
+					l.Conversations[id] = c
 				}
 			}
 		}
 	}
-	made, err := prepare(dir, w.Exe, w.Events)
-	if err != nil {
+	if err := l.prepare(w.Exe, w.Events); err != nil {
 		return nil, fmt.Errorf("activity directory: %w", err)
 	}
-	l.made = made
 	if w.Events {
 		l.Settings = Settings(dir)
 	}
 	return l, nil
 }
 
+// Continuable returns the conversation the agent of s can continue: the
+// one its events last named, when its id can be given on a command line
+// and its transcript, when the agent said where it keeps it, is there. An
+// agent that was never given a prompt has a conversation id but no
+// transcript yet (Claude Code writes it with the first message), and
+// Claude Code refuses to resume a conversation whose transcript is gone
+// (it deletes old ones): such an agent starts afresh instead of exiting.
+func (s State) Continuable() (string, bool) {
+	if !conversationID(s.Conversation) {
+		return "", false
+	}
+	if s.Transcript != "" {
+		// Only looked at, never opened: the agent chose the path.
+		if fi, err := os.Stat(s.Transcript); err != nil || !fi.Mode().IsRegular() {
+			return "", false
+		}
+	}
+	return s.Conversation, true
+}
+
 // Summary sums up the agents of a session from their events alone, without
 // asking tmux whether their panes still run: for lists of sessions.
 type Summary struct {
+	// Events tells whether the agents were started to report their
+	// events: without, the counts say nothing.
+	Events                   bool
 	Waiting, Asking, Working int
 	// Last is when the last event of any agent arrived, zero for none.
 	Last time.Time
@@ -328,6 +367,7 @@ func Summarize(dir string) Summary {
 	if err != nil {
 		return sum
 	}
+	sum.Events = run.Events
 	for _, s := range states {
 		if s.EventAt.After(sum.Last) {
 			sum.Last = s.EventAt

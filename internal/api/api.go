@@ -82,25 +82,28 @@ type Run struct {
 
 // Session is one session, as lists and details show it.
 type Session struct {
-	SessionID    string    `json:"sessionId"`
-	TmuxSession  string    `json:"tmuxSession"`
-	Status       string    `json:"status"`
-	Error        string    `json:"error,omitempty"`
-	CreatedAt    string    `json:"createdAt"`
-	WorkingDir   string    `json:"workingDir"`
-	Mode         string    `json:"mode"`
+	SessionID   string `json:"sessionId"`
+	TmuxSession string `json:"tmuxSession"`
+	Status      string `json:"status"`
+	Error       string `json:"error,omitempty"`
+	CreatedAt   string `json:"createdAt"`
+	WorkingDir  string `json:"workingDir"`
+	Mode        string `json:"mode"`
+	// NeedsYou is how many agents of a running session wait for a person
+	// (their turn ended, or they ask), Asking how many of those ask;
+	// absent when the session does not run or its agents report no
+	// events.
+	NeedsYou *int `json:"needsYou,omitempty"`
+	Asking   *int `json:"asking,omitempty"`
+	// LastActivity is when an agent of the session last reported an
+	// event (RFC 3339), absent when none did.
+	LastActivity string    `json:"lastActivity,omitempty"`
 	UnitDir      string    `json:"unitDir,omitempty"`
 	WorkflowsDir string    `json:"workflowsDir,omitempty"`
 	Config       *string   `json:"config,omitempty"`
 	Logs         []string  `json:"logs,omitempty"`
 	Units        []string  `json:"units,omitempty"`
 	Metadata     *Metadata `json:"metadata,omitempty"`
-	// While the session runs: how many of its agents wait for a person
-	// (waiting or asking), how many of those ask, and when an agent last
-	// reported an event (ISO-8601; none before the first).
-	NeedsYou     int    `json:"needsYou"`
-	Asking       int    `json:"asking"`
-	LastActivity string `json:"lastActivity,omitempty"`
 	// Agents are its agents while it runs, in roster order: in GET
 	// /sessions/{id} only.
 	Agents []Agent `json:"agents,omitempty"`

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"mas/internal/activity"
 	"mas/internal/api"
 	"mas/internal/layout"
 	"mas/internal/roster"
@@ -92,24 +91,13 @@ func (b Backend) Session(ctx context.Context, ref string) (*api.Session, error) 
 	if err != nil {
 		return nil, err
 	}
-	l, agents, err := b.a.DescribeAgents(ctx, root, id)
+	d, err := b.a.ShowSession(ctx, root, id)
 	if err != nil {
 		return nil, err
 	}
-	s := SessionView(l, true)
-	if agents != nil {
-		// Counted again from the agents shown, whose panes tell too (an
-		// agent whose pane is gone waits for no one): the two agree.
-		s.NeedsYou, s.Asking = 0, 0
-		for _, as := range agents {
-			s.Agents = append(s.Agents, agentView(as))
-			if activity.NeedsPerson(as.Activity) {
-				s.NeedsYou++
-			}
-			if as.Activity == activity.Asking {
-				s.Asking++
-			}
-		}
+	s := d.Session
+	for _, as := range d.Agents {
+		s.Agents = append(s.Agents, agentView(as))
 	}
 	return &s, nil
 }

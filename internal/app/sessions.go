@@ -68,18 +68,19 @@ func (a *App) Prune(ctx context.Context) (removed, finished []string, err error)
 func (a *App) Removals() ([]isolated.Removal, error) { return isolated.Removals(a.Root()) }
 
 // SessionView is a session as session list, session show and the HTTP
-// API show it; detail adds paths, units, config, logs and metadata. A
-// running session's agents are summed up from their events alone
-// (activity.Summarize): how many need a person, and when the last event
-// came.
+// API show it, with what its agents last reported (activity.Summarize:
+// their events alone, no tmux call); detail adds paths, units, config,
+// logs and metadata.
 func SessionView(l isolated.Listed, detail bool) api.Session {
 	j := api.Session{SessionID: l.ID, TmuxSession: l.TmuxName, Status: l.Status, Error: l.Error,
 		CreatedAt: l.CreatedAt, WorkingDir: l.Dir, Mode: l.Mode}
-	if l.Status == "active" {
+	if l.Error == "" && l.Dir != "" { // not an orphan, which has no directory
 		sum := activity.Summarize(l.ActivityDir())
-		j.NeedsYou, j.Asking = sum.NeedPerson(), sum.Asking
 		if !sum.Last.IsZero() {
 			j.LastActivity = sum.Last.UTC().Format(time.RFC3339)
+		}
+		if l.Status == "active" && sum.Events {
+			j.NeedsYou, j.Asking = new(sum.NeedPerson()), new(sum.Asking)
 		}
 	}
 	if !detail {
@@ -97,4 +98,35 @@ func SessionView(l isolated.Listed, detail bool) api.Session {
 		j.Units = roster.IDs()
 	}
 	return j
+}
+
+// SessionDetail is a session as session show shows it: SessionView's
+// detail and, while it runs, what each of its agents does.
+type SessionDetail struct {
+	api.Session
+	Agents []AgentStatus `json:"agents,omitempty"`
+}
+
+// ShowSession describes session id of root for session show and GET
+// /sessions/{id}; tmuxErr says that its status could not be checked. A
+// session that runs is described with its agents, from their panes and
+// events as status --detail shows them (DescribeAgents: one tmux call),
+// and the agents that need a person are counted from that view: an agent
+// whose pane is gone waits for no one.
+func (a *App) ShowSession(ctx context.Context, root, id string) (d SessionDetail, tmuxErr error) {
+	l, agents, tmuxErr := a.DescribeAgents(ctx, root, id)
+	d.Session, d.Agents = SessionView(l, true), agents
+	if agents != nil && d.NeedsYou != nil {
+		needs, asking := 0, 0
+		for _, ag := range agents {
+			if activity.NeedsPerson(ag.Activity) {
+				needs++
+			}
+			if ag.Activity == activity.Asking {
+				asking++
+			}
+		}
+		d.NeedsYou, d.Asking = &needs, &asking
+	}
+	return d, tmuxErr
 }

@@ -114,20 +114,41 @@ func (a *App) checkProgram(ctx context.Context) error {
 }
 
 // isolatedOptions say how to start the agents of isolated session id of
-// root, as the environment asks.
-func (a *App) isolatedOptions(root, id string) isolated.CreateOptions {
+// root, as the environment asks; a MAS_AGENT_RESUME it cannot take is a
+// usage error.
+func (a *App) isolatedOptions(root, id string) (isolated.CreateOptions, error) {
+	flag, resume, err := a.agentResume()
+	if err != nil {
+		return isolated.CreateOptions{}, err
+	}
 	return isolated.CreateOptions{
-		Root:     root,
-		ID:       id,
-		Command:  a.AgentCommand(),
-		Shell:    a.UserShell(),
-		PaneLogs: isOn(a.Getenv("MAS_PANE_LOGS")),
-		Tmux:     a.Tmux,
-		Progress: a.Progress,
-		Now:      a.Now,
-		Wiring: activity.Wiring{Exe: a.Exe, Events: a.agentEvents(),
-			Continue: a.Getenv("MAS_AGENT_RESUME") != "off"},
-		ResumeFlag: a.Getenv("MAS_AGENT_RESUME"),
+		Root:       root,
+		ID:         id,
+		Command:    a.AgentCommand(),
+		Shell:      a.UserShell(),
+		PaneLogs:   isOn(a.Getenv("MAS_PANE_LOGS")),
+		Tmux:       a.Tmux,
+		Progress:   a.Progress,
+		Now:        a.Now,
+		Wiring:     activity.Wiring{Exe: a.Exe, Events: a.agentEvents(), Continue: resume},
+		ResumeFlag: flag,
+	}, nil
+}
+
+// agentResume says how a resume starts the agents, from MAS_AGENT_RESUME:
+// each continues its conversation, given to it by flag (unset or empty:
+// layout.DefaultResumeFlag), or, "off", none does (resume false).
+func (a *App) agentResume() (flag string, resume bool, err error) {
+	switch v := a.Getenv("MAS_AGENT_RESUME"); v {
+	case "":
+		return layout.DefaultResumeFlag, true, nil
+	case "off":
+		return "", false, nil
+	default:
+		if err := layout.CheckResumeFlag(v); err != nil {
+			return "", false, Usagef("MAS_AGENT_RESUME: %v, or off", err)
+		}
+		return v, true, nil
 	}
 }
 
@@ -161,7 +182,10 @@ func (a *App) launched(s *isolated.Session) *Launched {
 // new one) and config content (nil for none). A malformed id is a usage
 // error.
 func (a *App) createIsolated(ctx context.Context, id string, config []byte) (*isolated.Session, error) {
-	o := a.isolatedOptions(a.Root(), id)
+	o, err := a.isolatedOptions(a.Root(), id)
+	if err != nil {
+		return nil, err
+	}
 	o.Config = config
 	s, err := isolated.Create(ctx, o)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"mas/internal/api"
 	"mas/internal/app"
 	"mas/internal/faketmux"
 )
@@ -18,7 +19,7 @@ import (
 // main.go would print. Bats runs the same against a real tmux.
 func TestCommands(t *testing.T) {
 	tests := []struct {
-		setup  string // "running": mas-a runs; "bidi": mas-a, whose agent 00 prints bidi controls; "project": a MAS project; "isolated": one isolated session; "orphan": one whose directory is gone; "foreign": another root's session
+		setup  string // "running": mas-a runs; "bidi": mas-a, whose agent 00 prints bidi controls; "project": a MAS project; "isolated": one isolated session; "orphan": one whose directory is gone; "lost": one whose tmux session went away; "stopped": one stopped; "foreign": another root's session
 		args   []string
 		stdin  string // typed on a terminal when set
 		stdout string // "~x": contains x
@@ -35,12 +36,12 @@ func TestCommands(t *testing.T) {
 		{"running", []string{"send", "00", "hi", "-e", "-n"}, "", "", "", "usage: send: -e and -n contradict each other"},
 		{"running", []string{"send", "00", ""}, "", "", "", "usage: send: the message is empty"},
 		{"", []string{"send", "00", "hi"}, "", "", "", app.ErrNoSession.Error()},
-		{"running", []string{"peek", "design,00"}, "", "== 00 Meta Manager (running, unknown) ==\nagent 00 of mas-a\n\n== 10 Design Manager (running, unknown) ==\nagent 10 of mas-a\n\n" +
-			"== 11 UI Designer (running, unknown) ==\nagent 11 of mas-a\n\n== 12 UX Designer (running, unknown) ==\nagent 12 of mas-a\n\n== 13 Visual Designer (running, unknown) ==\nagent 13 of mas-a\n", "", ""},
+		{"running", []string{"peek", "design,00"}, "", "== 00 Meta Manager (running) ==\nagent 00 of mas-a\n\n== 10 Design Manager (running) ==\nagent 10 of mas-a\n\n" +
+			"== 11 UI Designer (running) ==\nagent 11 of mas-a\n\n== 12 UX Designer (running) ==\nagent 12 of mas-a\n\n== 13 Visual Designer (running) ==\nagent 13 of mas-a\n", "", ""},
 		{"running", []string{"peek", "agent-33", "--json"}, "", "[\n  {\n    \"id\": \"33\",\n    \"name\": \"Analytics\",\n    \"window\": \"business\",\n    \"status\": \"running\",\n    \"activity\": \"unknown\",\n    \"lines\": [\n      \"agent 33 of mas-a\"\n    ]\n  }\n]\n", "", ""},
-		{"bidi", []string{"peek", "00"}, "", "== 00 Meta Manager (running, unknown) ==\nfile \uFFFDtxt.exe\uFFFD \uFFFDok\uFFFD\n", "", ""},
+		{"bidi", []string{"peek", "00"}, "", "== 00 Meta Manager (running) ==\nfile \uFFFDtxt.exe\uFFFD \uFFFDok\uFFFD\n", "", ""},
 		{"bidi", []string{"peek", "00", "--json"}, "", "~\"lines\": [\n      \"file \uFFFDtxt.exe\uFFFD \uFFFDok\uFFFD\"\n    ]", "", ""},
-		{"running", []string{"peek", "00", "-n", "1"}, "", "== 00 Meta Manager (running, unknown) ==\nagent 00 of mas-a\n", "", ""},
+		{"running", []string{"peek", "00", "-n", "1"}, "", "== 00 Meta Manager (running) ==\nagent 00 of mas-a\n", "", ""},
 		{"running", []string{"peek", "00,nope"}, "", "", "", `usage: peek: no agent matches "nope"`},
 		{"running", []string{"peek", "-n", "0"}, "", "", "", `usage: peek: -n "0": the number of lines must be from 1 to 2000`},
 		{"running", []string{"peek", "-n", "-3"}, "", "", "", `usage: peek: -n "-3": the number of lines`},
@@ -71,11 +72,18 @@ func TestCommands(t *testing.T) {
 		{"isolated", []string{"session", "rm", "{id}"}, "", "", "", "cannot remove session {id}: it is running in tmux session {name}; stop it first, or use --force to stop and remove it"},
 		{"isolated", []string{"session", "rm", "--force", "{id}"}, "", "", "~[INFO] Removed session {id} and its directory {root}/sessions/{id}\n", ""},
 		{"isolated", []string{"session", "rm", "../x"}, "", "", "", "usage: session rm: malformed session id"},
-		{"orphan", []string{"session", "list"}, "", "~\n{name}  {name}  orphan  2023-11-14T22:13:20Z  -\n", "", ""},
+		{"isolated", []string{"session", "resume", "--all", "{id}"}, "", "", "", "usage: session resume: --all takes no <id>"},
+		{"isolated", []string{"session", "resume"}, "", "", "", "usage: session resume: missing <id> (or --all)"},
+		{"isolated", []string{"session", "resume", "--all"}, "", "", "[INFO] No session to resume: every session of the root runs or was stopped on purpose\n", ""},
+		{"stopped", []string{"session", "resume", "--all"}, "", "", "[INFO] No session to resume: every session of the root runs or was stopped on purpose\n", ""},
+		{"lost", []string{"session", "resume", "--all"}, "", "{id} resumed in tmux session {name}\n", "~[INFO] Resumed 1 session; attach with: mas session attach ", ""},
+		{"lost", []string{"session", "list"}, "", "~  stopped  ", "", ""},
+		{"stopped", []string{"session", "resume", "{id}"}, "", "", "~[INFO] Resumed session {id} in tmux session {name}", ""},
+		{"orphan", []string{"session", "list"}, "", "~\n{name}  {name}  orphan  2023-11-14T22:13:20Z  -          -\n", "", ""},
 		{"orphan", []string{"session", "list", "--json"}, "", "~\"sessionId\": \"{name}\",\n      \"tmuxSession\": \"{name}\",\n      \"status\": \"orphan\",", "", ""},
 		{"orphan", []string{"session", "stop", "{name}"}, "", "", "[INFO] Stopped orphaned tmux session {name} (of session {id}, whose directory is gone)\n", ""},
 		{"orphan", []string{"session", "stop", "{id}"}, "", "", "", "no such session {id} under "},
-		{"foreign", []string{"session", "list"}, "", "SESSION ID  TMUX  STATUS  CREATED  WORKSPACE\n", "", ""},
+		{"foreign", []string{"session", "list"}, "", "SESSION ID  TMUX  STATUS  CREATED  WORKSPACE  NEEDS YOU\n", "", ""},
 		{"foreign", []string{"session", "stop", "mas-abcdef12"}, "", "", "", "no such session mas-abcdef12 under {root}/sessions, nor an orphaned tmux session of this root by that name (the root, from MAS_ROOT)"},
 		{"isolated", []string{"env", "{id}"}, "", "~export MAS_SESSION_ID={id}\n", "", ""},
 		{"isolated", []string{"env", "{id}", "--shell", "fish"}, "", "~set -gx MAS_SESSION_ID '{id}'\n", "", ""},
@@ -113,16 +121,23 @@ func TestCommands(t *testing.T) {
 			if err := verbs.Init("demo"); err != nil {
 				t.Fatal(err)
 			}
-		case "isolated", "orphan":
+		case "isolated", "orphan", "lost", "stopped":
 			s, err := verbs.Start(context.Background(), app.Launch{Mode: app.Isolated})
 			if err != nil {
 				t.Fatal(err)
 			}
 			id = s.ID
-			stderr.Reset()
-			if tt.setup == "orphan" {
+			switch tt.setup {
+			case "orphan":
 				os.RemoveAll(s.Dir)
+			case "lost": // its tmux server died: the files still say active
+				f.Respond([]string{"kill-session", "-t", "=" + s.Name})
+			case "stopped":
+				if err := verbs.StopSession(context.Background(), root, id); err != nil {
+					t.Fatal(err)
+				}
 			}
+			stderr.Reset()
 		case "foreign":
 			f.AddEnv("mas-abcdef12", "MAS_WORKSPACE_ROOT="+t.TempDir(), "MAS_SESSION_MODE=isolated",
 				"MAS_SESSION_ID=abcdef12-0000-4000-8000-000000000000")
@@ -155,6 +170,24 @@ func TestCommands(t *testing.T) {
 			t.Errorf("%s: error %v, want %q", name, err, msg)
 		case tt.err != "" && isUsage != errors.As(err, &usage):
 			t.Errorf("%s: error %v: usage error %v, want %v", name, err, !isUsage, isUsage)
+		}
+	}
+}
+
+func TestNeedsYouColumn(t *testing.T) {
+	tests := []struct {
+		needs, asking *int
+		want          string
+		why           string
+	}{
+		{nil, nil, "-", "not running, or agents that report no events"},
+		{new(0), new(0), "0", "nobody waits"},
+		{new(3), new(0), "3", "three agents' turns ended"},
+		{new(3), new(1), "3 (1 asking)", "one of them asks"},
+	}
+	for _, tt := range tests {
+		if got := needsYou(api.Session{NeedsYou: tt.needs, Asking: tt.asking}); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.why, got, tt.want)
 		}
 	}
 }

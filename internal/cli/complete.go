@@ -96,7 +96,7 @@ func (a *App) candidates(words []string) []string {
 	switch c.args[len(pos)] {
 	case "<target>", "[target]":
 		return targets(cur)
-	case "<id>":
+	case "<id>", "[<id>]":
 		// Of session: stopping or attaching a stopped session fails, and
 		// so does resuming an active one.
 		status := map[string]string{"stop": "active", "attach": "active", "resume": "stopped"}[c.name]

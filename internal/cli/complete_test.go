@@ -70,6 +70,7 @@ func TestCandidates(t *testing.T) {
 		{[]string{"session", "stop", ""}, []string{active[:8]}, "stop: only an active session"},
 		{[]string{"session", "attach", ""}, []string{active[:8]}, "attach: only an active session"},
 		{[]string{"session", "resume", ""}, []string{stopped[:8]}, "resume: only a stopped session"},
+		{[]string{"session", "resume", "--a"}, []string{"--all"}, "resume --all, instead of an id"},
 		{[]string{"session", "rm", ""}, prefixes, "rm: any session"},
 		{[]string{"session", "rm", stopped[:8], "--"}, []string{"--force"}, "the flag of rm"},
 		{[]string{"session", "attach", active[:8], "-w", "d"}, []string{"design", "development"}, "window names"},

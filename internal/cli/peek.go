@@ -7,6 +7,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"mas/internal/activity"
 	"mas/internal/app"
 )
 
@@ -42,7 +43,7 @@ func (a *App) peek(ctx context.Context, cc *ucli.Context) error {
 			b.WriteString("\n")
 		}
 		state := ag.Status
-		if ag.Activity != "" && ag.Activity != ag.Status {
+		if ag.Activity != "" && ag.Activity != ag.Status && ag.Activity != activity.Unknown {
 			state += ", " + ag.Activity
 			if ag.Message != "" {
 				state += ": " + ag.Message

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -59,21 +61,36 @@ func (a *App) sessionList(ctx context.Context, cc *ucli.Context) error {
 	}
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SESSION ID\tTMUX\tSTATUS\tCREATED\tWORKSPACE")
+	// NEEDS YOU comes last: scripts read the columns before it.
+	fmt.Fprintln(tw, "SESSION ID\tTMUX\tSTATUS\tCREATED\tWORKSPACE\tNEEDS YOU")
 	for _, l := range sessions {
-		status := l.Status
-		if l.Error != "" {
-			status += " (" + l.Error + ")"
+		j := app.SessionView(l, false)
+		status := j.Status
+		if j.Error != "" {
+			status += " (" + j.Error + ")"
 		}
-		dir := l.Dir
+		dir := j.WorkingDir
 		if dir == "" {
 			dir = "-" // an orphan has none
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", l.ID, l.TmuxName, status, l.CreatedAt, dir)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", j.SessionID, j.TmuxSession, status, j.CreatedAt, dir, needsYou(j))
 	}
 	tw.Flush()
 	_, err = fmt.Fprint(a.e.Stdout, b.String())
 	return err
+}
+
+// needsYou is how many agents of a session wait for a person, as session
+// list and show write it: "2", "3 (1 asking)", or "-" for a session that
+// does not run or whose agents report no events.
+func needsYou(j api.Session) string {
+	switch {
+	case j.NeedsYou == nil:
+		return "-"
+	case j.Asking != nil && *j.Asking > 0:
+		return fmt.Sprintf("%d (%d asking)", *j.NeedsYou, *j.Asking)
+	}
+	return strconv.Itoa(*j.NeedsYou)
 }
 
 func (a *App) sessionShow(ctx context.Context, cc *ucli.Context) error {
@@ -81,14 +98,14 @@ func (a *App) sessionShow(ctx context.Context, cc *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	l, tmuxErr := a.app.Describe(ctx, root, id)
+	d, tmuxErr := a.app.ShowSession(ctx, root, id)
 	if tmuxErr != nil {
 		fmt.Fprintf(a.e.Stderr, "mas: warning: status not checked against tmux: %v\n", tmuxErr)
 	}
-	j := app.SessionView(l, true)
 	if cc.Bool("json") {
-		return a.writeJSON(j)
+		return a.writeJSON(d)
 	}
+	j := d.Session
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 1, ' ', 0)
 	row := func(k, v string) { fmt.Fprintf(tw, "%s:\t%s\n", k, v) }
@@ -109,7 +126,20 @@ func (a *App) sessionShow(ctx context.Context, cc *ucli.Context) error {
 	if len(j.Logs) > 0 {
 		row("Logs", filepath.Dir(j.Logs[0]))
 	}
+	now := a.app.Now()
+	if j.NeedsYou != nil {
+		row("Needs you", needsYou(j))
+	}
+	if last, err := time.Parse(time.RFC3339, j.LastActivity); err == nil {
+		row("Last activity", fmt.Sprintf("%s (%s ago)", j.LastActivity, max(now.Sub(last), 0).Round(time.Second)))
+	}
 	tw.Flush()
+	if len(d.Agents) > 0 {
+		b.WriteString("\nAgents:\n")
+		for _, ag := range d.Agents {
+			b.WriteString(agentStatusLine(ag, now))
+		}
+	}
 	_, err = fmt.Fprint(a.e.Stdout, b.String())
 	return err
 }
@@ -127,6 +157,14 @@ func (a *App) sessionStop(ctx context.Context, cc *ucli.Context) error {
 }
 
 func (a *App) sessionResume(ctx context.Context, cc *ucli.Context) error {
+	switch {
+	case cc.Bool("all") && cc.Args().Present():
+		return app.Usagef("session resume: --all takes no <id>")
+	case cc.Bool("all"):
+		return a.sessionResumeAll(ctx)
+	case !cc.Args().Present():
+		return app.Usagef("session resume: missing <id> (or --all)")
+	}
 	root, id, err := a.findSession(cc)
 	if err != nil {
 		return err
@@ -136,6 +174,44 @@ func (a *App) sessionResume(ctx context.Context, cc *ucli.Context) error {
 		return err
 	}
 	fmt.Fprintf(a.e.Stderr, "[INFO] Resumed session %s in tmux session %s; attach with: %s\n", s.ID, s.Name, s.AttachHint())
+	return nil
+}
+
+// sessionResumeAll resumes every session whose tmux server went away and
+// prints one line per session: "<id> resumed in tmux session <name>", or
+// "<id> not resumed: <why>".
+func (a *App) sessionResumeAll(ctx context.Context) error {
+	resumed, err := a.app.ResumeAll(ctx)
+	if err != nil {
+		return err
+	}
+	if len(resumed) == 0 {
+		fmt.Fprintln(a.e.Stderr, "[INFO] No session to resume: every session of the root runs or was stopped on purpose")
+		return nil
+	}
+	var b strings.Builder
+	var ok []*app.Launched
+	for _, r := range resumed {
+		if r.Err != nil {
+			fmt.Fprintf(&b, "%s not resumed: %v\n", r.ID, r.Err)
+			continue
+		}
+		ok = append(ok, r.Launched)
+		fmt.Fprintf(&b, "%s resumed in tmux session %s\n", r.ID, r.Launched.Name)
+	}
+	if _, err := fmt.Fprint(a.e.Stdout, b.String()); err != nil {
+		return err
+	}
+	switch len(ok) {
+	case 0:
+	case 1:
+		fmt.Fprintf(a.e.Stderr, "[INFO] Resumed 1 session; attach with: %s\n", ok[0].AttachHint())
+	default:
+		fmt.Fprintf(a.e.Stderr, "[INFO] Resumed %d sessions; attach to one with: %s\n", len(ok), ok[0].AttachHint())
+	}
+	if failed := len(resumed) - len(ok); failed > 0 {
+		return fmt.Errorf("session resume --all: %d of %d sessions not resumed", failed, len(resumed))
+	}
 	return nil
 }
 

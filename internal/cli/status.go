@@ -50,23 +50,31 @@ func (a *App) status(ctx context.Context, cc *ucli.Context) error {
 		b.WriteString("\nAgents:\n")
 		now := a.app.Now()
 		for _, ag := range st.Agents {
-			line := fmt.Sprintf("  Unit %s %-25s: %-8s %s", ag.ID, "("+ag.Name+")", ag.Status, activityText(ag, now))
-			fmt.Fprintln(&b, strings.TrimRight(line, " "))
+			b.WriteString(agentStatusLine(ag, now))
 		}
 	}
 	_, err = fmt.Fprint(a.e.Stdout, b.String())
 	return err
 }
 
+// agentStatusLine is the line of an agent in status --detail and session show:
+// its id, name, state and activity.
+func agentStatusLine(ag app.AgentStatus, now time.Time) string {
+	line := fmt.Sprintf("  Unit %s %-25s: %-8s %s", ag.ID, "("+ag.Name+")", ag.Status, activityText(ag, now))
+	return strings.TrimRight(line, " ") + "\n"
+}
+
 // activityText says what an agent does, for people: "waiting for 2m5s",
 // "asking for 10s: permission to use Bash". An agent that exited or has
-// no pane says so in its status already: nothing.
+// no pane says so in its status already, and one whose program reports
+// nothing has nothing to add (--json says unknown): nothing.
 func activityText(ag app.AgentStatus, now time.Time) string {
-	if ag.Activity == ag.Status || ag.Activity == activity.Exited || ag.Activity == activity.Missing {
+	switch ag.Activity {
+	case ag.Status, activity.Exited, activity.Missing, activity.Unknown:
 		return ""
 	}
 	text := ag.Activity
-	if since, err := time.Parse(time.RFC3339, ag.ActivitySince); err == nil && ag.Activity != activity.Unknown {
+	if since, err := time.Parse(time.RFC3339, ag.ActivitySince); err == nil {
 		text += " for " + max(now.Sub(since), 0).Round(time.Second).String()
 	}
 	if ag.Message != "" {

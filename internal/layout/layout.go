@@ -159,12 +159,32 @@ func (s Spec) agentLine(a roster.Agent) string {
 // conversation, by its id.
 const DefaultResumeFlag = "--resume"
 
+// CheckResumeFlag refuses a flag that continues a conversation
+// (Spec.ResumeFlag) unless it is one option word, such as --resume or -r:
+// it goes into the agent's command line as it is.
+func CheckResumeFlag(flag string) error {
+	name := strings.TrimPrefix(strings.TrimPrefix(flag, "-"), "-")
+	ok := len(flag) <= 64 && name != flag && name != "" && name[0] != '-'
+	for _, c := range name {
+		ok = ok && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_')
+	}
+	if !ok {
+		return fmt.Errorf("%q is not one option word such as %s", flag, DefaultResumeFlag)
+	}
+	return nil
+}
+
 // checkLine refuses a settings path or a conversation id that cannot be
-// one shell word.
+// one shell word, and a resume flag that is not one option word.
 func (s Spec) checkLine(a roster.Agent) error {
 	for _, w := range []string{s.Settings, s.Resume[a.ID]} {
 		if _, err := syntax.Quote(w, syntax.LangPOSIX); err != nil {
 			return fmt.Errorf("agent %s: %q cannot be a shell word: %w", a.ID, w, err)
+		}
+	}
+	if s.Resume[a.ID] != "" && s.ResumeFlag != "" {
+		if err := CheckResumeFlag(s.ResumeFlag); err != nil {
+			return fmt.Errorf("agent %s: resume flag %w", a.ID, err)
 		}
 	}
 	return nil

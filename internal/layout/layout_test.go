@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"mas/internal/roster"
 	"mas/tmux"
 )
 
@@ -165,5 +166,52 @@ func TestCreateRetriesOnceWhenTheServerWasExiting(t *testing.T) {
 	}
 	if len(rec.Calls()) != 2 {
 		t.Errorf("calls = %d, want the batch twice", len(rec.Calls()))
+	}
+}
+
+// TestAgentLineContinuesTheConversation: an agent with a conversation to
+// continue gets the resume flag and the id as one word; the others start
+// afresh.
+func TestAgentLineContinuesTheConversation(t *testing.T) {
+	tests := []struct {
+		flag, conv string
+		id         string
+		want       string
+		why        string
+	}{
+		{"", "c-1", "00", "clauded --model opus --settings /r/s.json --resume c-1", "the default flag is Claude Code's"},
+		{"-r", "c-1", "00", "clauded --model opus --settings /r/s.json -r c-1", "another agent's flag"},
+		{"", "c-1", "10", "clauded --model opus --settings /r/s.json", "an agent without a conversation starts afresh"},
+		{"", "it's", "00", `clauded --model opus --settings /r/s.json --resume "it's"`, "an id is quoted as one word"},
+	}
+	for _, tt := range tests {
+		s := spec
+		s.Settings, s.ResumeFlag = "/r/s.json", tt.flag
+		s.Resume = map[string]string{"00": tt.conv}
+		a, _ := roster.Lookup(tt.id)
+		if err := s.checkLine(a); err != nil {
+			t.Errorf("%s: %v", tt.why, err)
+		}
+		if got := s.agentLine(a); got != tt.want {
+			t.Errorf("%s: line %q, want %q", tt.why, got, tt.want)
+		}
+	}
+}
+
+func TestPlanRefusesAResumeFlagThatIsNotOneOption(t *testing.T) {
+	for _, flag := range []string{"resume", "--resume; rm -rf ~", "--resume x", "-", "--", "---x", "--re$ume", "--resume=", strings.Repeat("-x", 40)} {
+		s := spec
+		s.Resume, s.ResumeFlag = map[string]string{"21": "c-1"}, flag
+		if _, err := Plan(s); err == nil {
+			t.Errorf("Plan accepted resume flag %q", flag)
+		}
+		if CheckResumeFlag(flag) == nil {
+			t.Errorf("CheckResumeFlag accepted %q", flag)
+		}
+	}
+	for _, flag := range []string{"--resume", "-r", "--continue_session", "--resume-id"} {
+		if err := CheckResumeFlag(flag); err != nil {
+			t.Errorf("CheckResumeFlag(%q): %v", flag, err)
+		}
 	}
 }
