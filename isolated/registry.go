@@ -49,6 +49,9 @@ type indexEntry struct {
 	Status      string `json:"status"`
 	CreatedAt   string `json:"createdAt"`
 	WorkingDir  string `json:"workingDir"`
+	// LastActivity is when an agent of the session last reported an
+	// event (ISO-8601), "" before the first: see Session.LastActivity.
+	LastActivity string `json:"lastActivity,omitempty"`
 }
 
 func sessionsDir(root string) string { return filepath.Join(root, "sessions") }
@@ -268,8 +271,9 @@ func appendJournal(root, id, status string, now time.Time) error {
 	return err
 }
 
-// record sets the status of a session in the index, adding its entry when
-// missing, and journals the change; status "" removes the entry (and
+// record sets the status of a session in the index (and its lastActivity,
+// when e has one; other fields stay), adding its entry when missing, and
+// journals the change; status "" removes the entry (and
 // journals "error", the end of a session that never became active).
 func record(ctx context.Context, root string, e indexEntry, now time.Time, warn io.Writer) error {
 	return locked(ctx, root, func() error { return recordLocked(root, e, "error", now, warn) })
@@ -296,6 +300,9 @@ func recordLocked(root string, e indexEntry, gone string, now time.Time, warn io
 		journal = gone
 	case i >= 0:
 		ix.Sessions[i].Status = e.Status
+		if e.LastActivity != "" {
+			ix.Sessions[i].LastActivity = e.LastActivity
+		}
 	default:
 		ix.Sessions = append(ix.Sessions, e)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"mas/envfile"
+	"mas/internal/activity"
 	"mas/internal/layout"
 	"mas/internal/safefile"
 )
@@ -115,7 +116,19 @@ func (e *InconsistentError) Error() string {
 
 // entry is the session's registry entry.
 func (s *Session) entry() indexEntry {
-	return indexEntry{SessionID: s.ID, TmuxSession: s.TmuxName, Status: s.Status, CreatedAt: s.CreatedAt, WorkingDir: s.Dir}
+	return indexEntry{SessionID: s.ID, TmuxSession: s.TmuxName, Status: s.Status, CreatedAt: s.CreatedAt, WorkingDir: s.Dir,
+		LastActivity: s.LastActivity()}
+}
+
+// LastActivity is when an agent of the session last reported an event, as
+// its activity directory says (ISO-8601, "" before the first event): the
+// lastActivity of the registry and of metadata.json.
+func (s *Session) LastActivity() string {
+	last := activity.Summarize(s.ActivityDir()).Last
+	if last.IsZero() {
+		return ""
+	}
+	return timestamp(last)
 }
 
 // Environment is the environment of the session's tmux session and of
@@ -167,6 +180,7 @@ type Metadata struct {
 	Mode         string `json:"mode"`
 	UnitDir      string `json:"unitDir"`
 	WorkflowsDir string `json:"workflowsDir"`
+	LastActivity string `json:"lastActivity,omitempty"` // Session.LastActivity
 }
 
 // Metadata returns what metadata.json holds for s.
@@ -174,20 +188,25 @@ func (s *Session) Metadata() Metadata {
 	return Metadata{
 		SessionID: s.ID, SessionName: s.TmuxName, WorkingDir: s.Dir, StartedAt: s.CreatedAt,
 		Status: s.Status, Mode: s.Mode, UnitDir: s.UnitDir, WorkflowsDir: s.WorkflowsDir,
+		LastActivity: s.LastActivity(),
 	}
 }
 
-// save writes .session and metadata.json, each atomically, mode 0600.
+// save writes .session and metadata.json, each atomically, mode 0600, in
+// that order (see NoteActivity).
 func (s *Session) save() error {
-	dir := s.home
-	if err := envfile.Write(filepath.Join(dir, ".session"), s.vars(), sessionKeys); err != nil {
+	if err := envfile.Write(filepath.Join(s.home, ".session"), s.vars(), sessionKeys); err != nil {
 		return err
 	}
+	return s.saveMetadata()
+}
+
+func (s *Session) saveMetadata() error {
 	data, err := json.MarshalIndent(s.Metadata(), "", "  ")
 	if err != nil {
 		return err
 	}
-	return envfile.WriteAtomic(filepath.Join(dir, "metadata.json"), append(data, '\n'), 0o600)
+	return envfile.WriteAtomic(filepath.Join(s.home, "metadata.json"), append(data, '\n'), 0o600)
 }
 
 // logEvent appends a line to logs/session.log; the log is for people, so a

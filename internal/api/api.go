@@ -119,6 +119,7 @@ type Metadata struct {
 	Mode         string `json:"mode"`
 	UnitDir      string `json:"unitDir"`
 	WorkflowsDir string `json:"workflowsDir"`
+	LastActivity string `json:"lastActivity,omitempty"` // the last event of any agent (ISO-8601)
 }
 
 // MessageRequest is the body of POST /message.

@@ -119,9 +119,10 @@ func isOn(v string) bool {
 // server keeps the environment of the client that started it as its
 // global environment, and a new session takes the update-environment
 // variables of the client that made it: both reach every pane, where
-// agents run any code and read untrusted text. The API token is a secret;
-// the descriptors start hands its server are that server's alone.
-var privateVars = []string{"MAS_API_TOKEN", listenFDEnv, readyFDEnv}
+// agents run any code and read untrusted text. The API token is a secret,
+// and so may the notify command be (a webhook's URL); the descriptors
+// start hands its server are that server's alone.
+var privateVars = []string{"MAS_API_TOKEN", NotifyVar, listenFDEnv, readyFDEnv}
 
 // tmuxEnviron is the environment tmux runs in: environ without
 // privateVars. nil, when environ is unknown, lets tmux inherit this

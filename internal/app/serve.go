@@ -76,8 +76,9 @@ func takeInherited(getenv func(string) string) (*inherited, error) {
 }
 
 // Serve serves the HTTP API of the root on addr (see HTTPAddr) until ctx
-// ends. Run by start in the background, it takes the listener start
-// opened and holds the root's pid file for the rest of its life.
+// ends, and supervises the root's sessions meanwhile (Supervise). Run by
+// start in the background, it takes the listener start opened and holds
+// the root's pid file for the rest of its life.
 func (a *App) Serve(ctx context.Context, addr string) error {
 	in, err := takeInherited(a.Getenv)
 	if err != nil {
@@ -113,7 +114,15 @@ func (a *App) Serve(ctx context.Context, addr string) error {
 	// the terminal of mas serve, or the log of the server start launched.
 	host, _, _ := net.SplitHostPort(a.HTTPAddr(addr))
 	srv := api.New(Backend{a}, api.Options{Token: token, Addr: ln.Addr().String(), Host: host, Log: a.Progress, Requests: a.Progress})
+	supervising, stopSupervising := context.WithCancel(ctx)
+	supervised := make(chan struct{})
+	go func() {
+		defer close(supervised)
+		a.Supervise(supervising)
+	}()
 	err = api.Serve(ctx, ln, srv, api.DefaultLimits())
+	stopSupervising()
+	<-supervised
 	fmt.Fprintln(a.Progress, "[INFO] MAS API stopped")
 	return err
 }

@@ -146,10 +146,12 @@ func TestPidFileWithAnotherNameIsNeverWritten(t *testing.T) {
 }
 
 // TestTmuxGetsNoSecret: tmux passes its environment to the server it
-// starts and to new sessions, so to every agent (issue 24).
+// starts and to new sessions, so to every agent (issue 24); the notify
+// command may hold a webhook's secret URL (issue 25).
 func TestTmuxGetsNoSecret(t *testing.T) {
 	environ := func() []string {
-		return []string{"HOME=/h", "MAS_API_TOKEN=s3cret", "TMUX_TMPDIR=/t", listenFDEnv + "=3", readyFDEnv + "=4", "MAS_API_TOKENX=kept", "PATH=/bin"}
+		return []string{"HOME=/h", "MAS_API_TOKEN=s3cret", "TMUX_TMPDIR=/t", listenFDEnv + "=3", readyFDEnv + "=4", "MAS_API_TOKENX=kept", "PATH=/bin",
+			NotifyVar + "=curl -d @- https://hooks.example/s3cret"}
 	}
 	a := New(Env{Getenv: func(string) string { return "" }, Environ: environ}, io.Discard)
 	want := []string{"HOME=/h", "TMUX_TMPDIR=/t", "MAS_API_TOKENX=kept", "PATH=/bin"}

@@ -19,6 +19,9 @@ var notForUsers = map[string]string{
 	"MAS_HTTP_LISTEN_FD": "set by start for the serve it launches: the inherited listening socket",
 	"MAS_HTTP_READY_FD":  "set by start for the serve it launches: the pipe serve reports its pid on",
 	"MAS_SESSION_DIR":    "written to .session and printed by env, never read from the environment",
+	"MAS_ACTIVITY":       "set for the notify command, never read; MAS_NOTIFY_COMMAND's entry names it",
+	"MAS_AGENT_NAME":     "set for the notify command, never read; MAS_NOTIFY_COMMAND's entry names it",
+	"MAS_MESSAGE":        "set for the notify command, never read; MAS_NOTIFY_COMMAND's entry names it",
 }
 
 // TestHelpListsEveryEnvironmentVariable collects the MAS_* names in string

@@ -96,6 +96,11 @@ Environment:
   MAS_HTTP_PORT       port of the HTTP server (default 8765)
   MAS_API_TOKEN       bearer token the HTTP API requires; needed to listen
                       on an address other than loopback
+  MAS_NOTIFY_COMMAND  command line (sh -c) the HTTP server runs when an agent
+                      is done or asks; it reads MAS_SESSION_ID,
+                      MAS_SESSION_NAME, MAS_AGENT_ID, MAS_AGENT_NAME,
+                      MAS_ACTIVITY (waiting or asking) and MAS_MESSAGE from
+                      its environment; read when the server starts
 `
 
 func writeFlagsHelp(b *strings.Builder, flags []flagSpec) {

@@ -108,7 +108,7 @@ func (f *Server) SetOptions(session string, opts ...[2]string) {
 }
 
 // setOptions answers the set-option commands of a batch that set session
-// options, "set-option -t =NAME: @name value", up to the first that names
+// options, "set-option -t =NAME: name value", up to the first that names
 // no session; pane options (-p, the agents' tags) are answered from the
 // roster.
 func (f *Server) setOptions(args []string) error {
@@ -117,16 +117,42 @@ func (f *Server) setOptions(args []string) error {
 		if c[0] != "set-option" || len(c) > 1 && c[1] == "-p" {
 			continue
 		}
-		if len(c) != 5 || c[1] != "-t" || !strings.HasPrefix(c[3], "@") {
-			return missing(args, "fake tmux: unexpected set-option "+cmd)
+		if _, err := f.setOption(c); err != nil {
+			return missing(args, err.Error())
 		}
-		name, ok := f.find(strings.TrimSuffix(c[2], ":"))
-		if !ok {
-			return missing(args, "can't find session: "+c[2])
-		}
-		f.options[name][c[3]] = c[4]
 	}
 	return nil
+}
+
+// setOption answers "set-option -t TARGET name value" and "set-option -u
+// -t TARGET name", TARGET =NAME: or $N, for a session option.
+func (f *Server) setOption(c []string) ([]byte, error) {
+	unset := len(c) > 1 && c[1] == "-u"
+	want := 5
+	if unset {
+		c, want = append([]string{c[0]}, c[2:]...), 4
+	}
+	if len(c) != want || c[1] != "-t" || strings.HasPrefix(c[3], "-") {
+		return nil, missing(c, "fake tmux: unexpected set-option "+strings.Join(c, " "))
+	}
+	name, ok := f.find(strings.TrimSuffix(c[2], ":"))
+	if !ok {
+		return nil, missing(c, "can't find session: "+c[2])
+	}
+	if unset {
+		delete(f.options[name], c[3])
+	} else {
+		f.options[name][c[3]] = c[4]
+	}
+	return nil, nil
+}
+
+// Option is the value of option opt of a session, and whether it is set.
+func (f *Server) Option(session, opt string) (string, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	v, ok := f.options[session][opt]
+	return v, ok
 }
 
 // formatVar is a #{name} of a format.
@@ -210,6 +236,8 @@ func (f *Server) Respond(args []string) ([]byte, error) {
 		return nil, missing(args, "can't find session: "+strings.TrimPrefix(args[2], "="))
 	case "new-session":
 		return f.newSession(args)
+	case "set-option":
+		return f.setOption(args)
 	}
 	return nil, nil
 }

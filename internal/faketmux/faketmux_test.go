@@ -108,7 +108,7 @@ func TestEnvironments(t *testing.T) {
 }
 
 // TestOptions: set-option commands in the batch that creates a session,
-// and SetOption, set user options that formats read, in list-panes as in
+// set-option on its own (-u unsets), and SetOptions set user options that formats read, in list-panes as in
 // list-sessions; an option not set reads empty, as with tmux, and a
 // variable the fake does not know fails the call instead.
 func TestOptions(t *testing.T) {
@@ -133,6 +133,19 @@ func TestOptions(t *testing.T) {
 	if _, err := rec.Batch(ctx, nil, []string{"new-session", "-d", "-s", "mas-b"},
 		[]string{"set-option", "-t", "=mas-c:", "@mas_root", "/r"}); !errors.As(err, &te) || !strings.Contains(te.Stderr, "can't find session") {
 		t.Errorf("set-option of a missing session: %v", err)
+	}
+	// On its own, by the session's id, and unset.
+	if _, err := rec.Run(ctx, nil, "set-option", "-t", "$1", "@mas_attention", "needs you"); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := f.Option("mas-a", "@mas_attention"); v != "needs you" || !ok {
+		t.Errorf("set-option by id: %q, %v", v, ok)
+	}
+	if _, err := rec.Run(ctx, nil, "set-option", "-u", "-t", "$1", "@mas_attention"); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := f.Option("mas-a", "@mas_attention"); ok {
+		t.Errorf("set-option -u left %q", v)
 	}
 	if _, err := rec.Run(ctx, nil, "list-sessions", "-F", "#{session_nmae}"); err == nil {
 		t.Error("list-sessions answered a format variable the fake does not know")

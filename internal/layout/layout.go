@@ -76,6 +76,7 @@ func Plan(s Spec) ([][]string, error) {
 				// Whose it is, from the start: there is no moment when
 				// it runs unmarked.
 				cmds = append(cmds, setOwner(s.Name, s.Owner)...)
+				cmds = append(cmds, setStatusLine(s.Name)...)
 			case i == 0:
 				cmds = append(cmds, append([]string{"new-window", "-d", "-t", tmux.SessionWindows(s.Name),
 					"-n", w.Name, "-c", dir, "-P", "-F", paneFormat}, agent...))

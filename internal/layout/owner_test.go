@@ -69,12 +69,7 @@ func TestOwnerOnTmux(t *testing.T) {
 	r := tmuxtest.Server(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	dir := t.TempDir()
-	for _, id := range roster.IDs() {
-		if err := os.MkdirAll(filepath.Join(dir, "unit", id), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := unitsDir(t)
 	owners := map[string]Owner{
 		"plain":   {Root: "/r/root", Mode: "legacy"},
 		"spaces":  {Root: "/r/a b\tc  ", Mode: "isolated", ID: "0fccadef-1111-4111-8111-111111111111"},
@@ -131,3 +126,16 @@ func TestOwnerOnTmux(t *testing.T) {
 }
 
 func describe(o Owner) string { return fmt.Sprintf("%q %q %q", o.Root, o.Mode, o.ID) }
+
+// unitsDir returns a directory holding a unit directory per agent, for
+// sessions built on a real tmux.
+func unitsDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, id := range roster.IDs() {
+		if err := os.MkdirAll(filepath.Join(dir, "unit", id), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
