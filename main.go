@@ -69,8 +69,12 @@ func main() {
 // exits 0, whatever happens, within hookLimit: the agent waits for it.
 func runHook(args []string) {
 	time.AfterFunc(hookLimit, func() { os.Exit(exitOK) })
+	// A panic would exit 2, which blocks the agent's tool call.
+	defer func() {
+		recover()
+		os.Exit(exitOK)
+	}()
 	activity.Hook(args, os.Stdin, os.Getenv, time.Now)
-	os.Exit(exitOK)
 }
 
 // hookLimit is the longest an agent's hook runs.
