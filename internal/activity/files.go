@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"time"
 
@@ -199,15 +200,43 @@ func (r Run) Of(s State, ok bool) (string, time.Time) {
 	return s.Now()
 }
 
-// readState reads agent id's state.
+// readState reads agent id's state. The file is the agents' to write:
+// what Apply would not have written is not taken (see trusted).
 func readState(dir, id string) (State, error) {
 	var s State
 	data, err := safefile.ReadFile(statePath(dir, id), maxState)
 	if err != nil {
 		return s, err
 	}
-	err = json.Unmarshal(data, &s)
-	return s, err
+	if err := json.Unmarshal(data, &s); err != nil {
+		return State{}, err
+	}
+	return s.trusted(statePath(dir, id))
+}
+
+// trusted returns s as Apply could have written it, from a file of path
+// that an agent may have written itself: an activity an event never
+// gives is refused (it would be printed, and taken for a class name by
+// the web page), and a message, conversation id or transcript path that
+// Apply would not have kept is cleaned or dropped, so that none of it
+// drives a terminal or becomes more than one word of a command line.
+func (s State) trusted(path string) (State, error) {
+	switch s.Activity {
+	case "", Starting, Waiting, Working, Asking, Exited:
+	default:
+		return State{}, fmt.Errorf("%s: no event gives the activity %q", path, s.Activity)
+	}
+	if s.Event != "" && !slices.Contains(Events, s.Event) {
+		return State{}, fmt.Errorf("%s: no event %q", path, s.Event)
+	}
+	s.Message = printable(s.Message, maxMessage)
+	if !conversationID(s.Conversation) {
+		s.Conversation = ""
+	}
+	if s.Conversation == "" || !transcriptPath(s.Transcript) {
+		s.Transcript = ""
+	}
+	return s, nil
 }
 
 func statePath(dir, id string) string { return filepath.Join(dir, id+".json") }
