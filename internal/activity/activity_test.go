@@ -181,7 +181,7 @@ func TestUpdatesDoNotLoseEachOther(t *testing.T) {
 			defer wg.Done()
 			at := t0.Add(time.Duration(i) * time.Millisecond)
 			if i == 17 {
-				if err := MarkSubmitted(context.Background(), dir, "21", t0.Add(time.Hour)); err != nil {
+				if err := MarkSubmitted(context.Background(), dir, []string{"21"}, t0.Add(time.Hour)); err != nil {
 					t.Error(err)
 				}
 				return

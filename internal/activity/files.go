@@ -249,17 +249,34 @@ func Update(ctx context.Context, dir, id string, wait time.Duration, f func(Stat
 	if _, ok := roster.Lookup(id); !ok {
 		return State{}, fmt.Errorf("no agent %q", id)
 	}
+	var s State
+	err := locked(ctx, dir, wait, func() error {
+		var err error
+		s, err = update(dir, id, f)
+		return err
+	})
+	return s, err
+}
+
+// locked runs do under the lock of the directory dir, which it waits for
+// up to wait.
+func locked(ctx context.Context, dir string, wait time.Duration, do func() error) error {
 	if err := safefile.CheckDir(dir); err != nil {
-		return State{}, err
+		return err
 	}
 	lock, err := safefile.Open(filepath.Join(dir, lockName), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return State{}, err
+		return err
 	}
 	defer lock.Close()
 	if err := flock(ctx, lock, wait); err != nil {
-		return State{}, fmt.Errorf("%s: %w", lock.Name(), err)
+		return fmt.Errorf("%s: %w", lock.Name(), err)
 	}
+	return do()
+}
+
+// update changes agent id's state by f; the caller holds the lock.
+func update(dir, id string, f func(State) State) (State, error) {
 	old, err := readState(dir, id)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		old = State{} // an unreadable state is replaced
@@ -272,27 +289,45 @@ func Update(ctx context.Context, dir, id string, wait time.Duration, f func(Stat
 	return s, safefile.WriteAtomic(statePath(dir, id), append(data, '\n'), 0o600)
 }
 
-// MarkSubmitted records that a prompt was typed into agent id with Enter
-// at t, before it is: until the agent reports the turn that prompt
+// updateAll changes the states of agents ids by f under one wait for the
+// lock: a send to thirteen agents waits for a held lock once, not
+// thirteen times.
+func updateAll(ctx context.Context, dir string, ids []string, f func(State) State) error {
+	for _, id := range ids {
+		if _, ok := roster.Lookup(id); !ok {
+			return fmt.Errorf("no agent %q", id)
+		}
+	}
+	return locked(ctx, dir, lockWait, func() error {
+		var errs []error
+		for _, id := range ids {
+			if _, err := update(dir, id, f); err != nil {
+				errs = append(errs, fmt.Errorf("agent %s: %w", id, err))
+			}
+		}
+		return errors.Join(errs...)
+	})
+}
+
+// MarkSubmitted records that a prompt was typed into agents ids with
+// Enter at t, before it is: until an agent reports the turn that prompt
 // starts, it is working, not waiting for the turn before.
-func MarkSubmitted(ctx context.Context, dir, id string, t time.Time) error {
-	_, err := Update(ctx, dir, id, lockWait, func(s State) State {
+func MarkSubmitted(ctx context.Context, dir string, ids []string, t time.Time) error {
+	return updateAll(ctx, dir, ids, func(s State) State {
 		s.Submitted = t.UTC()
 		return s
 	})
-	return err
 }
 
 // ClearSubmitted takes back a mark of MarkSubmitted made at t, when the
 // prompt could not be typed; a later mark stays.
-func ClearSubmitted(ctx context.Context, dir, id string, t time.Time) error {
-	_, err := Update(ctx, dir, id, lockWait, func(s State) State {
+func ClearSubmitted(ctx context.Context, dir string, ids []string, t time.Time) error {
+	return updateAll(ctx, dir, ids, func(s State) State {
 		if s.Submitted.Equal(t.UTC()) {
 			s.Submitted = time.Time{}
 		}
 		return s
 	})
-	return err
 }
 
 // lockWait bounds the wait of a command for the directory's lock, which
