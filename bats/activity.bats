@@ -215,3 +215,30 @@ interrupted() {
 	wait_until "22 answered" screen_has 22 "ok: hello"
 	run ! screen_has 22 "hook error"
 }
+
+@test "a state file an agent wrote itself drives no terminal: status, wait and peek print it as plain text" {
+	create_session
+	local state="$ROOT/sessions/$MAS_SESSION_ID/activity/21.json"
+	# An agent may write its session's activity files: asking, with a
+	# message that sets the terminal's title, clears the screen, reverses
+	# the text and forges a line; 22 with an activity that no event gives.
+	jq -c '.activity = "asking" | .message = "\u001b]0;pwned\u0007\u001b[2J\u202eevil\r\nforged line"' "$state" >"$state.new"
+	mv "$state.new" "$state"
+	state="$ROOT/sessions/$MAS_SESSION_ID/activity/22.json"
+	jq -c '.activity = "\u001b[31mred"' "$state" >"$state.new"
+	mv "$state.new" "$state"
+
+	run --separate-stderr mas status --detail
+	assert_success
+	assert_line --regexp '^  Unit 21 \(Frontend Developer\)     : running  asking for [0-9]+s: \]0;pwned  \[2J evil  forged line$'
+	assert_line --regexp '^  Unit 22 \(Backend Developer\)      : running  starting for [0-9]+s$'
+	run ! grep -q $'[\x01-\x09\x0b-\x1f\x7f]\|\xe2\x80\xae' <<<"$output$stderr"
+	run --separate-stderr mas wait 21 --for asking --timeout 0
+	assert_success
+	assert_output '21 asking: ]0;pwned  [2J evil  forged line'
+	run --separate-stderr mas wait 22 --timeout 0
+	assert_failure 1
+	[ "$stderr" = "mas: wait: timed out after 0s; still starting: 22" ] || fail "$stderr"
+	run --separate-stderr mas peek 21 -n 1
+	assert_line '== 21 Frontend Developer (running, asking: ]0;pwned  [2J evil  forged line) =='
+}

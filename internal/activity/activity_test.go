@@ -181,7 +181,7 @@ func TestUpdatesDoNotLoseEachOther(t *testing.T) {
 			defer wg.Done()
 			at := t0.Add(time.Duration(i) * time.Millisecond)
 			if i == 17 {
-				if err := MarkSubmitted(context.Background(), dir, "21", t0.Add(time.Hour)); err != nil {
+				if err := MarkSubmitted(context.Background(), dir, []string{"21"}, t0.Add(time.Hour)); err != nil {
 					t.Error(err)
 				}
 				return
@@ -347,5 +347,53 @@ func TestReadRefusesALinkedDirectory(t *testing.T) {
 	}
 	if sum := Summarize(link); sum.Events {
 		t.Errorf("summed up through a link: %+v", sum)
+	}
+}
+
+// TestReadTakesOnlyWhatApplyWrites: an agent can write any state file of
+// its session's directory; what Read returns is what Apply could have
+// written, so that no terminal, page or command line gets the rest.
+func TestReadTakesOnlyWhatApplyWrites(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "activity")
+	started(t, dir, true, t0)
+	at := t0.Add(time.Second).Format(time.RFC3339Nano)
+	files := []struct {
+		id, json string
+		want     *State // nil: refused, the agent has no state
+		why      string
+	}{
+		{"00", `{"activity":"asking","message":"\u001b]0;title\u0007\u001b[2J\u202eevil\r\nline2","eventAt":"` + at + `"}`,
+			&State{Activity: Asking, Message: "]0;title  [2J evil  line2"}, "escapes, bidi controls and line breaks would drive the terminal"},
+		{"10", `{"activity":"\u001b[31mred","eventAt":"` + at + `"}`, nil, "an activity no event gives would be printed as it is"},
+		{"11", `{"activity":"waiting needs-you","eventAt":"` + at + `"}`, nil, "the web page makes a class name of the activity"},
+		{"12", `{"activity":"waiting","event":"\u001b[2J","eventAt":"` + at + `"}`, nil, "no such event"},
+		{"13", `{"activity":"waiting","conversation":"--dangerously-skip-permissions","transcript":"/t","eventAt":"` + at + `"}`,
+			&State{Activity: Waiting}, "a conversation id that is an option would be one on a resume's command line"},
+		{"20", `{"activity":"waiting","conversation":"$(id)","eventAt":"` + at + `"}`, &State{Activity: Waiting}, "shell text"},
+		{"21", `{"activity":"waiting","conversation":"c21","transcript":"rel/../x\n","eventAt":"` + at + `"}`,
+			&State{Activity: Waiting, Conversation: "c21"}, "a transcript path Apply would not keep"},
+		{"22", `{"activity":"working","conversation":"c22","transcript":"/t/c22.jsonl","eventAt":"` + at + `"}`,
+			&State{Activity: Working, Conversation: "c22", Transcript: "/t/c22.jsonl"}, "a state Apply writes is kept"},
+	}
+	for _, f := range files {
+		if err := os.WriteFile(filepath.Join(dir, f.id+".json"), []byte(f.json), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, states, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		s, ok := states[f.id]
+		switch {
+		case f.want == nil && ok:
+			t.Errorf("%s (%s): taken as %+v", f.id, f.why, s)
+		case f.want != nil && !ok:
+			t.Errorf("%s (%s): refused", f.id, f.why)
+		case f.want != nil && (s.Activity != f.want.Activity || s.Message != f.want.Message ||
+			s.Conversation != f.want.Conversation || s.Transcript != f.want.Transcript):
+			t.Errorf("%s (%s): got %+v, want %+v", f.id, f.why, s, *f.want)
+		}
 	}
 }

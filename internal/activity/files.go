@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"time"
 
@@ -199,15 +200,43 @@ func (r Run) Of(s State, ok bool) (string, time.Time) {
 	return s.Now()
 }
 
-// readState reads agent id's state.
+// readState reads agent id's state. The file is the agents' to write:
+// what Apply would not have written is not taken (see trusted).
 func readState(dir, id string) (State, error) {
 	var s State
 	data, err := safefile.ReadFile(statePath(dir, id), maxState)
 	if err != nil {
 		return s, err
 	}
-	err = json.Unmarshal(data, &s)
-	return s, err
+	if err := json.Unmarshal(data, &s); err != nil {
+		return State{}, err
+	}
+	return s.trusted(statePath(dir, id))
+}
+
+// trusted returns s as Apply could have written it, from a file of path
+// that an agent may have written itself: an activity an event never
+// gives is refused (it would be printed, and taken for a class name by
+// the web page), and a message, conversation id or transcript path that
+// Apply would not have kept is cleaned or dropped, so that none of it
+// drives a terminal or becomes more than one word of a command line.
+func (s State) trusted(path string) (State, error) {
+	switch s.Activity {
+	case "", Starting, Waiting, Working, Asking, Exited:
+	default:
+		return State{}, fmt.Errorf("%s: no event gives the activity %q", path, s.Activity)
+	}
+	if s.Event != "" && !slices.Contains(Events, s.Event) {
+		return State{}, fmt.Errorf("%s: no event %q", path, s.Event)
+	}
+	s.Message = printable(s.Message, maxMessage)
+	if !conversationID(s.Conversation) {
+		s.Conversation = ""
+	}
+	if s.Conversation == "" || !transcriptPath(s.Transcript) {
+		s.Transcript = ""
+	}
+	return s, nil
 }
 
 func statePath(dir, id string) string { return filepath.Join(dir, id+".json") }
@@ -220,17 +249,34 @@ func Update(ctx context.Context, dir, id string, wait time.Duration, f func(Stat
 	if _, ok := roster.Lookup(id); !ok {
 		return State{}, fmt.Errorf("no agent %q", id)
 	}
+	var s State
+	err := locked(ctx, dir, wait, func() error {
+		var err error
+		s, err = update(dir, id, f)
+		return err
+	})
+	return s, err
+}
+
+// locked runs do under the lock of the directory dir, which it waits for
+// up to wait.
+func locked(ctx context.Context, dir string, wait time.Duration, do func() error) error {
 	if err := safefile.CheckDir(dir); err != nil {
-		return State{}, err
+		return err
 	}
 	lock, err := safefile.Open(filepath.Join(dir, lockName), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return State{}, err
+		return err
 	}
 	defer lock.Close()
 	if err := flock(ctx, lock, wait); err != nil {
-		return State{}, fmt.Errorf("%s: %w", lock.Name(), err)
+		return fmt.Errorf("%s: %w", lock.Name(), err)
 	}
+	return do()
+}
+
+// update changes agent id's state by f; the caller holds the lock.
+func update(dir, id string, f func(State) State) (State, error) {
 	old, err := readState(dir, id)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		old = State{} // an unreadable state is replaced
@@ -243,27 +289,45 @@ func Update(ctx context.Context, dir, id string, wait time.Duration, f func(Stat
 	return s, safefile.WriteAtomic(statePath(dir, id), append(data, '\n'), 0o600)
 }
 
-// MarkSubmitted records that a prompt was typed into agent id with Enter
-// at t, before it is: until the agent reports the turn that prompt
+// updateAll changes the states of agents ids by f under one wait for the
+// lock: a send to thirteen agents waits for a held lock once, not
+// thirteen times.
+func updateAll(ctx context.Context, dir string, ids []string, f func(State) State) error {
+	for _, id := range ids {
+		if _, ok := roster.Lookup(id); !ok {
+			return fmt.Errorf("no agent %q", id)
+		}
+	}
+	return locked(ctx, dir, lockWait, func() error {
+		var errs []error
+		for _, id := range ids {
+			if _, err := update(dir, id, f); err != nil {
+				errs = append(errs, fmt.Errorf("agent %s: %w", id, err))
+			}
+		}
+		return errors.Join(errs...)
+	})
+}
+
+// MarkSubmitted records that a prompt was typed into agents ids with
+// Enter at t, before it is: until an agent reports the turn that prompt
 // starts, it is working, not waiting for the turn before.
-func MarkSubmitted(ctx context.Context, dir, id string, t time.Time) error {
-	_, err := Update(ctx, dir, id, lockWait, func(s State) State {
+func MarkSubmitted(ctx context.Context, dir string, ids []string, t time.Time) error {
+	return updateAll(ctx, dir, ids, func(s State) State {
 		s.Submitted = t.UTC()
 		return s
 	})
-	return err
 }
 
 // ClearSubmitted takes back a mark of MarkSubmitted made at t, when the
 // prompt could not be typed; a later mark stays.
-func ClearSubmitted(ctx context.Context, dir, id string, t time.Time) error {
-	_, err := Update(ctx, dir, id, lockWait, func(s State) State {
+func ClearSubmitted(ctx context.Context, dir string, ids []string, t time.Time) error {
+	return updateAll(ctx, dir, ids, func(s State) State {
 		if s.Submitted.Equal(t.UTC()) {
 			s.Submitted = time.Time{}
 		}
 		return s
 	})
-	return err
 }
 
 // lockWait bounds the wait of a command for the directory's lock, which

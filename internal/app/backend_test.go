@@ -4,13 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"mas/internal/activity"
 	"mas/internal/api"
+	"mas/internal/roster"
 	"mas/isolated"
 )
 
@@ -177,4 +181,40 @@ func count(n *int) int {
 		return -1
 	}
 	return *n
+}
+
+// TestDeliverWaitsForAHeldLockOnce: a process that holds the activity
+// directory's lock (an agent can take it) made a send to every agent
+// wait for it once per agent, a minute for thirteen, past the API's
+// response deadline; the prompt is noted for all of them under one wait,
+// and typed anyway.
+func TestDeliverWaitsForAHeldLockOnce(t *testing.T) {
+	a, _, _, progress := testApp(t, map[string]string{"MAS_AGENT_HOOKS": "on"})
+	run, dir := activeSession(t, a)
+	for _, id := range roster.IDs() {
+		report(t, dir, id, activity.Event{Name: activity.Stop}, a.Now().Add(time.Minute))
+	}
+	lock, err := os.OpenFile(filepath.Join(dir, ".lock"), os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	sel, err := a.Select(ctx, run.SessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	progress.Reset()
+	n, failed, err := a.Deliver(ctx, sel, roster.IDs(), "hello", true, false)
+	if n != 13 || len(failed) != 0 || err != nil {
+		t.Fatalf("sent %d, failed %q, %v", n, failed, err)
+	}
+	warnings := strings.Split(strings.TrimSuffix(progress.String(), "\n"), "\n")
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "cannot note the prompt sent to agent 00, 10, 11, 12, 13, 20, 21, 22, 23, 30, 31, 32, 33 ") ||
+		!strings.Contains(warnings[0], activity.ErrLockTimeout.Error()) {
+		t.Errorf("warnings %q, want one for all agents, after one wait", warnings)
+	}
 }

@@ -52,19 +52,17 @@ func (a *App) Deliver(ctx context.Context, sel Selected, ids []string, text stri
 	// starts before the text is all typed.
 	t := a.Now()
 	dir := sel.ActivityDir()
-	for _, id := range marked {
-		if err := activity.MarkSubmitted(ctx, dir, id, t); err != nil {
-			a.warnf("agent %s: cannot note the prompt it is sent (mas wait may return before its turn): %v", id, err)
+	if len(marked) > 0 {
+		if err := activity.MarkSubmitted(ctx, dir, marked, t); err != nil {
+			a.warnf("cannot note the prompt sent to agent %s (mas wait may return before its turn): %v", strings.Join(marked, ", "), err)
 		}
 	}
 	n, err := layout.Send(ctx, a.Tmux, panes, text, enter)
 	if err != nil {
 		failed = append(failed, err.Error())
 	}
-	if n == 0 {
-		for _, id := range marked {
-			activity.ClearSubmitted(context.WithoutCancel(ctx), dir, id, t)
-		}
+	if n == 0 && len(marked) > 0 {
+		activity.ClearSubmitted(context.WithoutCancel(ctx), dir, marked, t)
 	}
 	return n, failed, nil
 }
