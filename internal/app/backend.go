@@ -71,12 +71,12 @@ func (b Backend) find(ref string) (string, string, error) {
 }
 
 // asAPIError gives an error of a session verb its status, keeping the
-// error it was made from: a malformed id is invalid, an unknown session
+// error it was made from: a malformed id or an ambiguous prefix is invalid, an unknown session
 // not found, and a session that runs, is being created or resumed, or
 // whose tmux name is taken, a conflict.
 func asAPIError(err error) error {
 	switch {
-	case errors.Is(err, isolated.ErrMalformedID):
+	case errors.Is(err, isolated.ErrMalformedID), isAmbiguous(err):
 		return fmt.Errorf("%w: %w", api.ErrInvalid, err)
 	case errors.Is(err, isolated.ErrNoSession):
 		return fmt.Errorf("%w: %w", api.ErrNotFound, err)
@@ -164,6 +164,8 @@ func (b Backend) Message(ctx context.Context, m api.MessageRequest) (*api.Messag
 	}
 	sel, err := b.a.Select(ctx, m.Session)
 	switch {
+	case isAmbiguous(err):
+		return nil, asAPIError(err)
 	case errors.Is(err, ErrNotRunning), errors.Is(err, ErrNoSession), errors.Is(err, isolated.ErrNoSession):
 		return nil, fmt.Errorf("%w: %v", api.ErrNotFound, err)
 	case err != nil:
@@ -198,6 +200,8 @@ func (b Backend) Output(ctx context.Context, ref, agent, lines string) (*api.Out
 	}
 	sel, err := b.a.Select(ctx, ref)
 	switch {
+	case isAmbiguous(err):
+		return nil, asAPIError(err)
 	case errors.Is(err, ErrNotRunning) && b.known(ref):
 		return nil, fmt.Errorf("%w: %v", api.ErrConflict, err)
 	case errors.Is(err, ErrNotRunning):
@@ -225,6 +229,9 @@ func (b Backend) known(ref string) bool {
 
 func (b Backend) Status(ctx context.Context, session string) (any, error) {
 	sel, err := b.a.Select(ctx, session)
+	if isAmbiguous(err) {
+		return nil, asAPIError(err)
+	}
 	if errors.Is(err, ErrNotRunning) {
 		return Status{Session: session, Status: "stopped", HTTPServer: b.a.HTTPServer(b.a.Root())}, nil
 	}

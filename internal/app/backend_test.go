@@ -178,3 +178,47 @@ func count(n *int) int {
 	}
 	return *n
 }
+
+// TestBackendTakesAnyUniquePrefix: the API's {id}, and the session it
+// names for POST /message, GET /status and the output, is any unique
+// prefix of 4 characters or more; one that begins several ids is a 400
+// that lists them, never a guess (issue 26).
+func TestBackendTakesAnyUniquePrefix(t *testing.T) {
+	a, _, _, _ := testApp(t, nil)
+	b := NewBackend(a)
+	ctx := context.Background()
+	ids := []string{"ac88a000-1b2c-4d5e-8f90-123456789abc", "ac88b000-1b2c-4d5e-8f90-123456789abc"}
+	for _, id := range ids {
+		if _, err := a.Start(ctx, Launch{Mode: Isolated, ID: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s, err := b.Session(ctx, "ac88b"); err != nil || s.SessionID != ids[1] {
+		t.Errorf("GET /sessions/ac88b: %+v, %v; want %s", s, err, ids[1])
+	}
+	if out, err := b.Output(ctx, "ac88a", "00", ""); err != nil || out.SessionID != ids[0] {
+		t.Errorf("GET /sessions/ac88a/output: %+v, %v; want %s", out, err, ids[0])
+	}
+	want := "session ac88 is ambiguous: it matches " + ids[0] + ", " + ids[1]
+	calls := map[string]func() error{
+		"GET /sessions/ac88":         func() error { _, err := b.Session(ctx, "ac88"); return err },
+		"GET /sessions/ac88/output":  func() error { _, err := b.Output(ctx, "ac88", "", ""); return err },
+		"POST /sessions/ac88/stop":   func() error { _, err := b.Stop(ctx, "ac88"); return err },
+		"POST /sessions/ac88/resume": func() error { _, err := b.Resume(ctx, "ac88"); return err },
+		"DELETE /sessions/ac88":      func() error { _, err := b.Remove(ctx, "ac88", true); return err },
+		"GET /status?session=ac88":   func() error { _, err := b.Status(ctx, "ac88"); return err },
+		"POST /message ac88": func() error {
+			_, err := b.Message(ctx, api.MessageRequest{Session: "ac88", Target: "00", Message: "hi"})
+			return err
+		},
+	}
+	for name, call := range calls {
+		if err := call(); !errors.Is(err, api.ErrInvalid) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v; want a 400 saying %q", name, err, want)
+		}
+	}
+	list, err := b.Sessions(ctx)
+	if err != nil || len(list) != 2 || list[0].Status != "active" || list[1].Status != "active" {
+		t.Errorf("after the refusals: %+v, %v; want both sessions active", list, err)
+	}
+}

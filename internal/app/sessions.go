@@ -15,7 +15,8 @@ import (
 
 // Find resolves an isolated session's id, its prefix or its tmux name
 // under the root. A malformed one is a usage error whose message starts
-// with prefix, and is isolated.ErrMalformedID.
+// with prefix, and is isolated.ErrMalformedID; so is an ambiguous prefix,
+// an *isolated.AmbiguousError.
 func (a *App) Find(ref, prefix string) (root, id string, err error) {
 	root = a.Root()
 	id, err = isolated.Find(root, ref)
