@@ -38,6 +38,14 @@ func (a *App) Sessions(ctx context.Context) (sessions []isolated.Listed, tmuxErr
 	return isolated.List(ctx, a.Tmux, a.Root())
 }
 
+// SessionsAndPanes is Sessions with every pane of the tmux server, for
+// what the agents of each session do: one tmux call for both.
+func (a *App) SessionsAndPanes(ctx context.Context) (sessions []isolated.Listed, panes []layout.PaneInfo, tmuxErr, err error) {
+	panes, listErr := layout.Snapshot(ctx, a.Tmux)
+	sessions, tmuxErr, err = isolated.ListAmong(ctx, a.Tmux, a.Root(), layout.Refs(panes), listErr)
+	return sessions, panes, tmuxErr, err
+}
+
 // Describe describes one isolated session; tmuxErr says that its status
 // could not be checked.
 func (a *App) Describe(ctx context.Context, root, id string) (l isolated.Listed, tmuxErr error) {
