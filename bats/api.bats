@@ -248,3 +248,79 @@ json_is() {
 	run curl -sS "$one"
 	[ "$(jq -r '[.status, (.needsYou // "none"), (.agents // [] | length)] | join(" ")' <<<"$output")" = "stopped none 0" ] || fail "$output"
 }
+
+# original_item ITEM checks, as the original API's validators did
+# (validators/sessions.ts at 6526c92, restated), the fields a GET /sessions
+# item of it had: startedAt an ISO date-time, agentCount a whole number,
+# httpServerStatus running or stopped.
+original_item() {
+	jq -e '(.startedAt | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z$")) and (.agentCount | type == "number" and . >= 0 and floor == .)
+		and (.httpServerStatus | IN("running", "stopped")) and (.tmuxSession | startswith("mas-"))' <<<"$1" >/dev/null
+}
+
+@test "the original API's routes and fields: GET /sessions items with startedAt, agentCount and httpServerStatus; POST /sessions/{id}/connect; GET /sessions/{id}/agents" {
+	command -v script >/dev/null || skip "script(1) is not installed"
+	export MAS_ROOT="$ROOT"
+	run --separate-stderr mas session create --no-attach
+	assert_success
+	local id="$output" stopped body item
+	wait_agents
+	run --separate-stderr mas session create --no-attach
+	stopped="$output"
+	run --separate-stderr mas session stop "$stopped"
+	assert_success
+	start_serve "$ROOT"
+
+	body="$(curl -sS "$API/sessions")"
+	item="$(jq -c --arg id "$id" '.sessions[] | select(.sessionId == $id)' <<<"$body")"
+	original_item "$item" || fail "$item"
+	# Ours stay beside them.
+	[ "$(jq -r '[.status, .agentCount, .httpServerStatus, .startedAt == .createdAt] | join(" ")' <<<"$item")" = "active 13 running true" ] || fail "$item"
+	item="$(jq -c --arg id "$stopped" '.sessions[] | select(.sessionId == $id)' <<<"$body")"
+	original_item "$item" || fail "$item"
+	[ "$(jq -r '[.status, .agentCount] | join(" ")' <<<"$item")" = "stopped 0" ]
+
+	run curl -sS -w '\n%{http_code}' "$API/sessions/${id:0:4}/agents"
+	[ "${lines[-1]}" = 200 ] || fail "$output"
+	body="$(sed '$d' <<<"$output")"
+	[ "$(jq -r .sessionId <<<"$body")" = "$id" ]
+	jq -e '.timestamp | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T")' <<<"$body" >/dev/null
+	[ "$(jq -r '.agents | map(.agentId + ":" + .status + ":" + .window + ":" + (.pane | tostring)) | join(" ")' <<<"$body")" = \
+		"00:running:meta:0 10:running:design:0 11:running:design:1 12:running:design:2 13:running:design:3 20:running:development:0 21:running:development:1 22:running:development:2 23:running:development:3 30:running:business:0 31:running:business:1 32:running:business:2 33:running:business:3" ] || fail "$body"
+	[ "$(jq -r '.agents[6].name' <<<"$body")" = "Frontend Developer" ]
+	run curl -sS "$API/sessions/$stopped/agents"
+	[ "$(jq -r '.agents | map(.status) | unique | join(" ")' <<<"$output")" = stopped ] || fail "$output"
+
+	run curl -sS -w '\n%{http_code}' -X POST "$API/sessions/mas-${id:0:8}/connect" -H 'Content-Type: application/json' -d '{"window": "design", "reconnect": true}'
+	[ "${lines[-1]}" = 200 ] || fail "$output"
+	body="$(sed '$d' <<<"$output")"
+	[ "$(jq -r '[.sessionId, .tmuxSession, .status, .connectionDetails.windows, .connectionDetails.activeAgents, .connectionDetails.focusedWindow] | join(" ")' <<<"$body")" = \
+		"$id mas-${id:0:8} connected 4 13 design" ] || fail "$body"
+	# Connecting attaches nothing; its command does, to the window asked for.
+	run has_client
+	assert_failure
+	script -qec "$(jq -r .attachCommand <<<"$body")" /dev/null </dev/null >/dev/null 2>&1 3>&- &
+	local pid=$! clients
+	clients="$(attached_clients)"
+	[ "$clients" = "mas-${id:0:8} design" ] || fail "clients: '$clients'"
+	tmux detach-client -s "=mas-${id:0:8}"
+	wait "$pid"
+	# No body at all, as the original allowed.
+	run curl -sS -X POST "$API/sessions/$id/connect"
+	[ "$(jq -r '[.status, (.connectionDetails | has("focusedWindow"))] | join(" ")' <<<"$output")" = "connected false" ] || fail "$output"
+
+	local req want method
+	for req in "$stopped/connect":409 deadbeef/connect:404 "${id:0:3}/connect":404 deadbeef/agents:404 "..%2Fx/agents":400; do
+		want="${req##*:}" method=POST
+		[[ "$req" == */agents:* ]] && method=GET
+		run curl -sS -w '\n%{http_code}' -X "$method" "$API/sessions/${req%:*}"
+		[ "${lines[-1]}" = "$want" ] || fail "${req%:*}: $output"
+	done
+	run curl -sS -w '\n%{http_code}' -X POST "$API/sessions/$id/connect" -H 'Content-Type: application/json' -d '{"window": "lobby"}'
+	[ "${lines[-1]}" = 400 ] || fail "$output"
+	# The guard stands before them: a form post from a page, another origin.
+	run curl -sS -w '\n%{http_code}' -X POST "$API/sessions/$id/connect" -H 'Content-Type: text/plain' -d '{}'
+	[ "${lines[-1]}" = 415 ] || fail "$output"
+	run curl -sS -w '\n%{http_code}' -H 'Origin: http://evil.example' "$API/sessions/$id/agents"
+	[ "${lines[-1]}" = 403 ] || fail "$output"
+}

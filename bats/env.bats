@@ -123,17 +123,22 @@ print_vars='for k in SESSION_NAME UNIT_DIR WORKFLOWS_DIR MAS_SESSION_MODE MAS_WO
 	[ "$stderr" = "mas: no such session deadbeef under $ROOT/sessions (the root, from MAS_ROOT)" ]
 }
 
-@test "env of an ambiguous prefix lists the sessions, exit 1" {
+@test "env of an ambiguous prefix lists the sessions, exit 2; a longer one names one" {
 	make_session 0b7e3a52-0000-4000-8000-000000000000
 	run --separate-stderr mas env "${ID:0:8}"
-	assert_failure 1
+	assert_failure 2
 	assert_output ""
-	[ "$stderr" = "mas: session ${ID:0:8} is ambiguous: it matches 0b7e3a52-0000-4000-8000-000000000000, $ID" ]
+	[ "$stderr" = "mas: env: session ${ID:0:8} is ambiguous: it matches 0b7e3a52-0000-4000-8000-000000000000, $ID" ]
+	run --separate-stderr mas env 0b7e
+	assert_failure 2
+	run --separate-stderr mas env "${ID:0:10}"
+	assert_success
+	assert_line "export MAS_SESSION_ID=$ID"
 }
 
 @test "env with a malformed id is a usage error, exit 2" {
 	local bad
-	for bad in ../x "" ABCDEF12 "${ID^^}" "{$ID}" "0b7e3a5" "mas-tmux" "$ID/../x"; do
+	for bad in ../x "" ABCDEF12 "${ID^^}" "{$ID}" "0b7" "0b7e3a520" "mas-tmux" "$ID/../x"; do
 		run --separate-stderr mas env "$bad"
 		assert_failure 2
 		assert_output ""

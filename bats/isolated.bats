@@ -493,6 +493,54 @@ SH
 	assert_failure 2
 }
 
+@test "a session is named by any unique prefix of 4 characters or more; an ambiguous one lists the candidates, exit 2, wherever an id is taken" {
+	skip_if_original "mas session is new"
+	local a=ac88a000-1b2c-4d5e-8f90-123456789abc b=ac88b000-1b2c-4d5e-8f90-123456789abc cmd
+	MAS_SESSION_ID="$a" run --separate-stderr mas session create --no-attach
+	assert_success
+	MAS_SESSION_ID="$b" run --separate-stderr mas session create --no-attach
+	assert_success
+	run --separate-stderr mas session show ac88a --json
+	assert_success
+	[ "$(jq -r .sessionId <<<"$output")" = "$a" ]
+	local before
+	before="$(tree_state "$ROOT")"
+	for cmd in "session show" "session stop" "session resume" "session rm" "session attach" "env"; do
+		# shellcheck disable=SC2086 # the command's words
+		run --separate-stderr mas $cmd ac88
+		assert_failure 2
+		assert_output ""
+		[ "$stderr" = "mas: $cmd: session ac88 is ambiguous: it matches $a, $b" ] || fail "$cmd: $stderr"
+		# shellcheck disable=SC2086
+		run --separate-stderr mas $cmd ac8
+		assert_failure 2
+		[[ "$stderr" == "mas: $cmd: malformed session id \"ac8\""* ]] || fail "$cmd: $stderr"
+	done
+	MAS_SESSION_ID=ac88 run --separate-stderr mas status
+	assert_failure 2
+	[ "$stderr" = "mas: MAS_SESSION_ID: session ac88 is ambiguous: it matches $a, $b" ]
+	[ "$(tree_state "$ROOT")" = "$before" ]
+	MAS_SESSION_ID=ac88b run --separate-stderr mas status
+	assert_success
+	assert_line "Session: mas-ac88b000"
+	run --separate-stderr mas env ac88b0
+	assert_success
+	assert_line "export MAS_SESSION_ID=$b"
+	run --separate-stderr mas session attach ac88b
+	assert_failure 1
+	[ "$stderr" = "mas: not a terminal: attach from one with: tmux attach -t mas-ac88b000" ]
+	run --separate-stderr mas session stop ac88a
+	assert_success
+	run --separate-stderr mas session rm ac88a
+	assert_success
+	run tmux ls -F '#{session_name}'
+	assert_output mas-ac88b000
+	# Now the prefix names one session.
+	run --separate-stderr mas session show ac88 --json
+	assert_success
+	[ "$(jq -r .sessionId <<<"$output")" = "$b" ]
+}
+
 # bats test_tags=original
 @test "without a terminal nothing attaches and stderr says how" {
 	run --separate-stderr mas start

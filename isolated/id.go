@@ -67,13 +67,57 @@ func TmuxName(id string) string { return "mas-" + id[:8] }
 // Dir is the directory of a session under root.
 func Dir(root, id string) string { return filepath.Join(root, "sessions", id) }
 
-// Find turns a session reference — the full id, its first 8 characters or
-// the tmux name mas-xxxxxxxx — into the full id of a session under root.
+// MinPrefix is the fewest characters of a session id that name it, as git
+// takes an abbreviated commit: enough to tell sessions apart, too many to
+// type one by chance.
+const MinPrefix = 4
+
+// isIDPrefix reports whether s could begin a canonical id: MinPrefix to 36
+// lower-case hexadecimal digits, with the dashes where a UUID has them.
+func isIDPrefix(s string) bool {
+	if len(s) < MinPrefix || len(s) > 36 {
+		return false
+	}
+	for i, c := range s {
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// AmbiguousError is a prefix that begins more than one session's id;
+// callers treat it as a usage error, as git does an ambiguous abbreviation.
+type AmbiguousError struct {
+	Ref string   // as given
+	IDs []string // the candidates, sorted
+}
+
+func (e *AmbiguousError) Error() string {
+	return fmt.Sprintf("session %s is ambiguous: it matches %s", e.Ref, strings.Join(e.IDs, ", "))
+}
+
+// Find turns a session reference — the full id, any prefix of it of at
+// least MinPrefix characters, or the tmux name mas-xxxxxxxx — into the
+// full id of a session under root. A prefix that begins several ids is an
+// *AmbiguousError listing them.
 func Find(root, ref string) (string, error) {
-	full := isCanonical(ref)
-	prefix := strings.TrimPrefix(ref, "mas-")
-	if !full && !isShortID(prefix) {
-		return "", fmt.Errorf("%w %q: give the session's UUID, its first 8 characters or mas-xxxxxxxx", ErrMalformedID, ref)
+	prefix := ref
+	if short, ok := strings.CutPrefix(ref, "mas-"); ok {
+		prefix = short
+		if !isShortID(short) {
+			prefix = "" // a tmux name is mas- and 8 characters, no fewer
+		}
+	}
+	if !isIDPrefix(prefix) {
+		return "", fmt.Errorf("%w %q: give the session's UUID, a prefix of it (%d characters or more) or mas-xxxxxxxx", ErrMalformedID, ref, MinPrefix)
 	}
 	ids, err := IDs(root)
 	if err != nil {
@@ -81,7 +125,7 @@ func Find(root, ref string) (string, error) {
 	}
 	var matches []string
 	for _, id := range ids {
-		if full && id == ref || !full && strings.HasPrefix(id, prefix) {
+		if strings.HasPrefix(id, prefix) {
 			matches = append(matches, id)
 		}
 	}
@@ -91,7 +135,7 @@ func Find(root, ref string) (string, error) {
 	case 1:
 		return matches[0], nil
 	default:
-		return "", fmt.Errorf("session %s is ambiguous: it matches %s", ref, strings.Join(matches, ", "))
+		return "", &AmbiguousError{Ref: ref, IDs: matches}
 	}
 }
 

@@ -44,26 +44,42 @@ func TestFind(t *testing.T) {
 		os.MkdirAll(filepath.Join(root, "sessions", id), 0o700)
 	}
 	tests := []struct {
-		ref, want, err string
+		ref, want, err, why string
 	}{
-		{ids[2], ids[2], ""},
-		{"5d2c8e10", ids[2], ""},
-		{"mas-5d2c8e10", ids[2], ""},
-		{ids[0], ids[0], ""},
-		{"3f0c2a9e", "", "session 3f0c2a9e is ambiguous: it matches " + ids[0] + ", " + ids[1]},
-		{"mas-3f0c2a9e", "", "is ambiguous"},
-		{"deadbeef", "", "no such session deadbeef under " + filepath.Join(root, "sessions")},
-		{"9a1f0c3e-5b7d-4e2a-8c6f-d4b2a0e8c6f4", "", "no such session"},
-		{"5D2C8E10", "", "malformed session id"},
-		{"../sessions/5d2c8e10", "", "malformed session id"},
-		{"5d2c8e1", "", "malformed session id"},
-		{"mas-", "", "malformed session id"},
+		{ids[2], ids[2], "", "the full id"},
+		{"5d2c8e10", ids[2], "", "its first 8 characters"},
+		{"mas-5d2c8e10", ids[2], "", "its tmux name"},
+		{ids[0], ids[0], "", "a full id that begins another one's first 8 characters"},
+		{"5d2c", ids[2], "", "issue 26: any unique prefix of 4 characters or more, as git takes one"},
+		{"5d2c8e", ids[2], "", "issue 26: 6 characters"},
+		{"5d2c8e10-", ids[2], "", "issue 26: a prefix may end at a dash"},
+		{"5d2c8e10-77ab-4f", ids[2], "", "issue 26: and go past one"},
+		{"3f0c2a9e-f", ids[1], "", "issue 26: one character past the first 8 tells two sessions apart"},
+		{"3f0c", "", "session 3f0c is ambiguous: it matches " + ids[0] + ", " + ids[1], "issue 26: an ambiguous prefix lists the candidates"},
+		{"3f0c2a9e", "", "session 3f0c2a9e is ambiguous: it matches " + ids[0] + ", " + ids[1], "so do 8 characters"},
+		{"mas-3f0c2a9e", "", "is ambiguous", "so does the tmux name two ids share"},
+		{"dead", "", "no such session dead under " + filepath.Join(root, "sessions"), "a prefix of no id"},
+		{"deadbeef", "", "no such session deadbeef under " + filepath.Join(root, "sessions"), ""},
+		{"9a1f0c3e-5b7d-4e2a-8c6f-d4b2a0e8c6f4", "", "no such session", ""},
+		{"5d2", "", "malformed session id", "3 characters: too few to name a session"},
+		{"mas-5d2c", "", "malformed session id", "a tmux name has 8 characters after mas-"},
+		{"5d2c8e107", "", "malformed session id", "no dash where a UUID has one"},
+		{ids[2] + "0", "", "malformed session id", "longer than an id"},
+		{"5D2C8E10", "", "malformed session id", "upper case: ids are lower case"},
+		{"../sessions/5d2c8e10", "", "malformed session id", "bug #5: path traversal"},
+		{"5d2c8e1.", "", "malformed session id", ""},
+		{"mas-", "", "malformed session id", ""},
+		{"", "", "malformed session id", ""},
 	}
 	for _, tt := range tests {
 		got, err := Find(root, tt.ref)
 		if got != tt.want || (err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
-			t.Errorf("Find(%q) = %q, %v; want %q, %q", tt.ref, got, err, tt.want, tt.err)
+			t.Errorf("Find(%q) = %q, %v; want %q, %q (%s)", tt.ref, got, err, tt.want, tt.err, tt.why)
 		}
+	}
+	var amb *AmbiguousError
+	if _, err := Find(root, "3f0c"); !errors.As(err, &amb) || amb.Ref != "3f0c" || len(amb.IDs) != 2 {
+		t.Errorf("Find(3f0c): %v; want an *AmbiguousError with both ids", err)
 	}
 	if _, err := Find(t.TempDir(), "deadbeef"); !errors.Is(err, ErrNoSession) {
 		t.Errorf("Find without sessions/: %v", err)

@@ -29,16 +29,24 @@ type Listed struct {
 // with one more when a tmux session could be one. tmuxErr reports a tmux
 // that could not be asked; the statuses are then the recorded ones.
 func List(ctx context.Context, c tmux.Client, root string) (sessions []Listed, tmuxErr, err error) {
+	running, tmuxErr := layout.ListSessions(ctx, c)
+	return ListAmong(ctx, c, root, running, tmuxErr)
+}
+
+// ListAmong is List against the tmux sessions a caller listed (with
+// layout.ListSessions, or layout.Refs of a snapshot), for one that needs
+// more of tmux than the sessions; listErr is the listing's error, which it
+// returns as tmuxErr.
+func ListAmong(ctx context.Context, c tmux.Client, root string, running []layout.Ref, listErr error) (sessions []Listed, tmuxErr, err error) {
 	ids, err := IDs(root)
 	if err != nil {
 		return nil, nil, err
 	}
-	running, tmuxErr := layout.ListSessions(ctx, c)
 	for _, id := range ids {
-		sessions = append(sessions, describe(root, id, running, tmuxErr == nil))
+		sessions = append(sessions, describe(root, id, running, listErr == nil))
 	}
-	if tmuxErr != nil {
-		return sessions, tmuxErr, nil
+	if listErr != nil {
+		return sessions, listErr, nil
 	}
 	orphans, err := Orphans(ctx, c, root, running)
 	if err != nil {

@@ -58,6 +58,12 @@ type Backend interface {
 	// Status describes a session: the one named ("" for the one the
 	// command line would pick).
 	Status(ctx context.Context, session string) (any, error)
+	// Connect tells how to attach to a running session, in the original
+	// API's shape; it attaches nothing.
+	Connect(ctx context.Context, ref string, r ConnectRequest) (*Connection, error)
+	// Agents is the seat and state of each agent of a session, in the
+	// original API's shape: all stopped when the session does not run.
+	Agents(ctx context.Context, ref string) (*SessionAgents, error)
 }
 
 // RunRequest is the body of POST /runs.
@@ -97,13 +103,20 @@ type Session struct {
 	Asking   *int `json:"asking,omitempty"`
 	// LastActivity is when an agent of the session last reported an
 	// event (RFC 3339), absent when none did.
-	LastActivity string    `json:"lastActivity,omitempty"`
-	UnitDir      string    `json:"unitDir,omitempty"`
-	WorkflowsDir string    `json:"workflowsDir,omitempty"`
-	Config       *string   `json:"config,omitempty"`
-	Logs         []string  `json:"logs,omitempty"`
-	Units        []string  `json:"units,omitempty"`
-	Metadata     *Metadata `json:"metadata,omitempty"`
+	LastActivity string `json:"lastActivity,omitempty"`
+	// The original API's fields, in GET /sessions and GET
+	// /sessions/{id} only: StartedAt is CreatedAt; AgentCount how many
+	// agents' programs run (as Agents says "running"); HTTPServerStatus
+	// "running", said by the server that answers for the session's root.
+	StartedAt        string    `json:"startedAt,omitempty"`
+	AgentCount       *int      `json:"agentCount,omitempty"`
+	HTTPServerStatus string    `json:"httpServerStatus,omitempty"`
+	UnitDir          string    `json:"unitDir,omitempty"`
+	WorkflowsDir     string    `json:"workflowsDir,omitempty"`
+	Config           *string   `json:"config,omitempty"`
+	Logs             []string  `json:"logs,omitempty"`
+	Units            []string  `json:"units,omitempty"`
+	Metadata         *Metadata `json:"metadata,omitempty"`
 	// Agents are its agents while it runs, in roster order: in GET
 	// /sessions/{id} only.
 	Agents []Agent `json:"agents,omitempty"`
@@ -169,6 +182,56 @@ type Output struct {
 	SessionID   string        `json:"sessionId"`
 	TmuxSession string        `json:"tmuxSession"`
 	Agents      []AgentOutput `json:"agents"`
+}
+
+// ConnectRequest is the optional body of POST /sessions/{id}/connect, as
+// the original API took it.
+type ConnectRequest struct {
+	// Reconnect is accepted, as the original accepted it; it changes
+	// nothing, connecting being only a description.
+	Reconnect bool `json:"reconnect,omitempty"`
+	// Window, when set, is the window the attach command shows: meta,
+	// design, development or business.
+	Window string `json:"window,omitempty"`
+}
+
+// Connection is the answer to POST /sessions/{id}/connect, in the shape
+// of the original API's ConnectionInfo: how to attach to a running
+// session.
+type Connection struct {
+	SessionID     string            `json:"sessionId"`
+	TmuxSession   string            `json:"tmuxSession"`
+	AttachCommand string            `json:"attachCommand"`
+	Status        string            `json:"status"` // connected
+	Timestamp     string            `json:"timestamp"`
+	Details       ConnectionDetails `json:"connectionDetails"`
+}
+
+// ConnectionDetails counts what a Connection reaches.
+type ConnectionDetails struct {
+	Windows       int    `json:"windows"`
+	ActiveAgents  int    `json:"activeAgents"` // as Session.AgentCount
+	FocusedWindow string `json:"focusedWindow,omitempty"`
+}
+
+// SessionAgents is the answer to GET /sessions/{id}/agents, in the shape
+// of the original API's.
+type SessionAgents struct {
+	SessionID string      `json:"sessionId"`
+	Agents    []AgentSeat `json:"agents"`
+	Timestamp string      `json:"timestamp"`
+}
+
+// AgentSeat is one agent as the original API's AgentStatus showed it.
+type AgentSeat struct {
+	AgentID string `json:"agentId"`
+	Name    string `json:"name"`
+	// Status is running while the agent's program runs, error when its
+	// pane is gone, stopped otherwise (not started yet, exited, or the
+	// session does not run).
+	Status string `json:"status"`
+	Window string `json:"window"`
+	Pane   int    `json:"pane"` // its position in its window, from 0
 }
 
 // Options say how a Server checks who asks.
@@ -367,6 +430,29 @@ func routes(b Backend) *http.ServeMux {
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]string{"sessionId": s.SessionID, "tmuxSession": s.TmuxSession, "status": "stopped", "timestamp": now()})
+	})
+	mux.HandleFunc("POST /sessions/{id}/connect", func(w http.ResponseWriter, r *http.Request) {
+		// The body is optional, as the original's was: {} or nothing.
+		var req ConnectRequest
+		if hasBody(r) && !decode(w, r, &req) {
+			return
+		}
+		c, err := b.Connect(r.Context(), r.PathValue("id"), req)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		c.Status, c.Timestamp = "connected", now()
+		writeJSON(w, http.StatusOK, c)
+	})
+	mux.HandleFunc("GET /sessions/{id}/agents", func(w http.ResponseWriter, r *http.Request) {
+		a, err := b.Agents(r.Context(), r.PathValue("id"))
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		a.Timestamp = now()
+		writeJSON(w, http.StatusOK, a)
 	})
 	mux.HandleFunc("POST /sessions/{id}/resume", func(w http.ResponseWriter, r *http.Request) {
 		// The body is optional: {} or nothing.

@@ -44,6 +44,7 @@ type fake struct {
 	outputs  [][3]string // ref, agent, lines of each Output
 	resumes  []string
 	removes  []string // "<ref> force=<bool>"
+	connects []ConnectRequest
 	err      error
 	during   func() // what happens while Run runs
 	runCtx   error  // the context's error when Run ended
@@ -131,6 +132,31 @@ func (f *fake) Output(_ context.Context, ref, agent, lines string) (*Output, err
 		Agents: []AgentOutput{{Agent: Agent{ID: "00", Name: "Meta Manager", Window: "meta", Status: "running"}, Lines: []string{"hi"}}}}, nil
 }
 
+func (f *fake) Connect(_ context.Context, ref string, r ConnectRequest) (*Connection, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.connects = append(f.connects, r)
+	if f.err != nil {
+		return nil, f.err
+	}
+	if ref != "3f0c2a9e" {
+		return nil, fmt.Errorf("%w: no such session: %s", ErrNotFound, ref)
+	}
+	return &Connection{SessionID: "3f0c2a9e-1b2c-4d5e-8f90-123456789abc", TmuxSession: "mas-3f0c2a9e",
+		AttachCommand: "tmux attach-session -t '=mas-3f0c2a9e'", Details: ConnectionDetails{Windows: 4, ActiveAgents: 13, FocusedWindow: r.Window}}, nil
+}
+
+func (f *fake) Agents(_ context.Context, ref string) (*SessionAgents, error) {
+	if f.err != nil {
+		return nil, f.err
+	}
+	if ref != "3f0c2a9e" {
+		return nil, fmt.Errorf("%w: no such session: %s", ErrNotFound, ref)
+	}
+	return &SessionAgents{SessionID: "3f0c2a9e-1b2c-4d5e-8f90-123456789abc",
+		Agents: []AgentSeat{{AgentID: "11", Name: "UI Designer", Status: "running", Window: "design", Pane: 1}}}, nil
+}
+
 func (f *fake) Status(context.Context, string) (any, error) {
 	return map[string]string{"status": "running"}, f.err
 }
@@ -198,6 +224,18 @@ func TestHandlers(t *testing.T) {
 		{"GET", "/sessions/3f0c2a9e/output?lines=0", "", fmt.Errorf("%w: lines \"0\": the number of lines must be from 1 to 2000", ErrInvalid), 400, "status", "400", "a bad filter"},
 		{"GET", "/sessions/3f0c2a9e/output", "", fmt.Errorf("%w: not running: session 3f0c2a9e is not running", ErrConflict), 409, "status", "409", "a stopped session"},
 		{"POST", "/sessions/3f0c2a9e/output", "", nil, 404, "status", "404", "only GET reads the output"},
+		{"POST", "/sessions/3f0c2a9e/connect", "", nil, 200, "status", "connected", "issue 26: the original's connect, with no body"},
+		{"POST", "/sessions/3f0c2a9e/connect", `{"window": "design", "reconnect": true}`, nil, 200, "connectionDetails", "map[activeAgents:13 focusedWindow:design windows:4]", "issue 26: its body"},
+		{"POST", "/sessions/3f0c2a9e/connect", "{}", nil, 200, "attachCommand", "tmux attach-session -t '=mas-3f0c2a9e'", ""},
+		{"POST", "/sessions/3f0c2a9e/connect", `{"reconnect": "yes"}`, nil, 400, "status", "400", "reconnect is a boolean"},
+		{"POST", "/sessions/3f0c2a9e/connect", "{", nil, 400, "status", "400", "a body must be JSON"},
+		{"POST", "/sessions/deadbeef/connect", "", nil, 404, "error", "not found: no such session: deadbeef", ""},
+		{"POST", "/sessions/3f0c2a9e/connect", "", fmt.Errorf("%w: not running: session 3f0c2a9e is not running", ErrConflict), 409, "status", "409", "a stopped session"},
+		{"GET", "/sessions/3f0c2a9e/connect", "", nil, 404, "status", "404", "only POST connects"},
+		{"GET", "/sessions/3f0c2a9e/agents", "", nil, 200, "agents", "[map[agentId:11 name:UI Designer pane:1 status:running window:design]]", "issue 26: the original's agents"},
+		{"GET", "/sessions/3f0c2a9e/agents", "", nil, 200, "sessionId", "3f0c2a9e-1b2c-4d5e-8f90-123456789abc", ""},
+		{"GET", "/sessions/deadbeef/agents", "", nil, 404, "error", "not found: no such session: deadbeef", ""},
+		{"POST", "/sessions/3f0c2a9e/agents", "", nil, 404, "status", "404", "only GET reads the agents"},
 		{"GET", "/nope", "", nil, 404, "status", "404", "unknown endpoints answer JSON"},
 	}
 	for _, tt := range tests {
@@ -224,6 +262,37 @@ func TestHandlers(t *testing.T) {
 		if tt.status >= 400 && fmt.Sprint(out["status"]) != fmt.Sprint(tt.status) {
 			t.Errorf("%s %s: error body status %v, want %d", tt.method, tt.path, out["status"], tt.status)
 		}
+	}
+}
+
+// TestOriginalRoutesStampTheirAnswers: the original API's connect and
+// agents answers carry its timestamp; connect's body reaches the backend
+// as given, and a body that is not JSON is refused before it (issue 26).
+func TestOriginalRoutesStampTheirAnswers(t *testing.T) {
+	f := &fake{}
+	h := handler(f, "")
+	for _, path := range []string{"/sessions/3f0c2a9e/connect", "/sessions/3f0c2a9e/agents"} {
+		method := "GET"
+		if strings.HasSuffix(path, "connect") {
+			method = "POST"
+		}
+		code, out := do(t, h, method, path, "")
+		stamp, _ := out["timestamp"].(string)
+		if _, err := time.Parse(time.RFC3339, stamp); code != 200 || err != nil {
+			t.Errorf("%s %s: %d, timestamp %q", method, path, code, stamp)
+		}
+	}
+	do(t, h, "POST", "/sessions/3f0c2a9e/connect", `{"window": "business"}`)
+	code, _ := do(t, h, "POST", "/sessions/3f0c2a9e/connect", `{"window": "meta"}`, "Content-Type", "text/plain")
+	if code != http.StatusUnsupportedMediaType {
+		t.Errorf("connect with a text/plain body: %d, want 415", code)
+	}
+	code, _ = do(t, h, "POST", "/sessions/3f0c2a9e/connect", "", "Origin", "http://evil.example")
+	if code != http.StatusForbidden {
+		t.Errorf("connect from another origin: %d, want 403", code)
+	}
+	if len(f.connects) != 2 || f.connects[0] != (ConnectRequest{}) || f.connects[1] != (ConnectRequest{Window: "business"}) {
+		t.Errorf("the backend got %+v", f.connects)
 	}
 }
 

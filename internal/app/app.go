@@ -65,13 +65,22 @@ func (e *UsageError) Error() string { return e.Msg }
 
 func (e *UsageError) Unwrap() error { return e.Err }
 
-// malformedAsUsage makes a malformed session id (isolated.ErrMalformedID)
-// a usage error whose message starts with prefix; other errors pass.
+// malformedAsUsage makes a session id that cannot name one session by its
+// form — malformed (isolated.ErrMalformedID), or a prefix of several ids
+// (*isolated.AmbiguousError) — a usage error whose message starts with
+// prefix; other errors pass.
 func malformedAsUsage(err error, prefix string) error {
-	if errors.Is(err, isolated.ErrMalformedID) {
+	if errors.Is(err, isolated.ErrMalformedID) || isAmbiguous(err) {
 		return &UsageError{Msg: prefix + err.Error(), Err: err}
 	}
 	return err
+}
+
+// isAmbiguous tells whether err is a session prefix that begins several
+// ids (*isolated.AmbiguousError).
+func isAmbiguous(err error) bool {
+	var ambiguous *isolated.AmbiguousError
+	return errors.As(err, &ambiguous)
 }
 
 // Usagef formats a UsageError.

@@ -49,8 +49,10 @@ func (b Backend) Run(ctx context.Context, r api.RunRequest) (*api.Run, error) {
 	return run, nil
 }
 
+// Sessions lists the root's sessions, with the agents that run in each
+// counted from the same tmux listing.
 func (b Backend) Sessions(ctx context.Context) ([]api.Session, error) {
-	sessions, tmuxErr, err := b.a.Sessions(ctx)
+	sessions, panes, tmuxErr, err := b.a.SessionsAndPanes(ctx)
 	if err == nil && tmuxErr != nil {
 		err = tmuxErr
 	}
@@ -59,7 +61,11 @@ func (b Backend) Sessions(ctx context.Context) ([]api.Session, error) {
 	}
 	var out []api.Session
 	for _, l := range sessions {
-		out = append(out, SessionView(l, false))
+		running := 0
+		if l.Status == "active" || l.Status == "orphan" { // its tmux session is its own
+			running = b.a.runningAgents(layout.Of(panes, l.TmuxName))
+		}
+		out = append(out, withOriginalFields(SessionView(l, false), running))
 	}
 	return out, nil
 }
@@ -71,12 +77,12 @@ func (b Backend) find(ref string) (string, string, error) {
 }
 
 // asAPIError gives an error of a session verb its status, keeping the
-// error it was made from: a malformed id is invalid, an unknown session
+// error it was made from: a malformed id or an ambiguous prefix is invalid, an unknown session
 // not found, and a session that runs, is being created or resumed, or
 // whose tmux name is taken, a conflict.
 func asAPIError(err error) error {
 	switch {
-	case errors.Is(err, isolated.ErrMalformedID):
+	case errors.Is(err, isolated.ErrMalformedID), isAmbiguous(err):
 		return fmt.Errorf("%w: %w", api.ErrInvalid, err)
 	case errors.Is(err, isolated.ErrNoSession):
 		return fmt.Errorf("%w: %w", api.ErrNotFound, err)
@@ -95,10 +101,14 @@ func (b Backend) Session(ctx context.Context, ref string) (*api.Session, error) 
 	if err != nil {
 		return nil, err
 	}
-	s := d.Session
+	running := 0
 	for _, as := range d.Agents {
-		s.Agents = append(s.Agents, agentView(as))
+		d.Session.Agents = append(d.Session.Agents, agentView(as))
+		if as.Status == layout.Running {
+			running++
+		}
 	}
+	s := withOriginalFields(d.Session, running)
 	return &s, nil
 }
 
@@ -164,6 +174,8 @@ func (b Backend) Message(ctx context.Context, m api.MessageRequest) (*api.Messag
 	}
 	sel, err := b.a.Select(ctx, m.Session)
 	switch {
+	case isAmbiguous(err):
+		return nil, asAPIError(err)
 	case errors.Is(err, ErrNotRunning), errors.Is(err, ErrNoSession), errors.Is(err, isolated.ErrNoSession):
 		return nil, fmt.Errorf("%w: %v", api.ErrNotFound, err)
 	case err != nil:
@@ -196,13 +208,8 @@ func (b Backend) Output(ctx context.Context, ref, agent, lines string) (*api.Out
 	if err != nil {
 		return nil, fmt.Errorf("%w: agent: %v", api.ErrInvalid, err)
 	}
-	sel, err := b.a.Select(ctx, ref)
-	switch {
-	case errors.Is(err, ErrNotRunning) && b.known(ref):
-		return nil, fmt.Errorf("%w: %v", api.ErrConflict, err)
-	case errors.Is(err, ErrNotRunning):
-		return nil, fmt.Errorf("%w: %v", api.ErrNotFound, err)
-	case err != nil:
+	sel, err := b.running(ctx, ref)
+	if err != nil {
 		return nil, err
 	}
 	agents, err := b.a.Peek(ctx, sel, ids, n)
@@ -216,6 +223,22 @@ func (b Backend) Output(ctx context.Context, ref, agent, lines string) (*api.Out
 	return out, nil
 }
 
+// running selects the running session that the API's {id} names, for a
+// verb that reads its panes: an ambiguous prefix is invalid, a session of
+// the root that does not run a conflict, any other ref not found.
+func (b Backend) running(ctx context.Context, ref string) (Selected, error) {
+	sel, err := b.a.Select(ctx, ref)
+	switch {
+	case isAmbiguous(err):
+		return Selected{}, asAPIError(err)
+	case errors.Is(err, ErrNotRunning) && b.known(ref):
+		return Selected{}, fmt.Errorf("%w: %v", api.ErrConflict, err)
+	case errors.Is(err, ErrNotRunning):
+		return Selected{}, fmt.Errorf("%w: %v", api.ErrNotFound, err)
+	}
+	return sel, err
+}
+
 // known tells whether ref names a session of the root, running or not:
 // an isolated one, or the root's legacy session.
 func (b Backend) known(ref string) bool {
@@ -225,6 +248,9 @@ func (b Backend) known(ref string) bool {
 
 func (b Backend) Status(ctx context.Context, session string) (any, error) {
 	sel, err := b.a.Select(ctx, session)
+	if isAmbiguous(err) {
+		return nil, asAPIError(err)
+	}
 	if errors.Is(err, ErrNotRunning) {
 		return Status{Session: session, Status: "stopped", HTTPServer: b.a.HTTPServer(b.a.Root())}, nil
 	}

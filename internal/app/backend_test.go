@@ -48,8 +48,9 @@ func activeSession(t *testing.T, a *App) (*api.Run, string) {
 
 // TestBackendShowsActivity: GET /sessions counts, per running session,
 // the agents that need a person from their events alone, with no tmux
-// call beyond its list; GET /sessions/{id} shows each agent's activity
-// from the one listing of the panes, and counts from what it shows.
+// call beyond its one listing of the panes; GET /sessions/{id} shows each
+// agent's activity from the one listing of the panes, and counts from
+// what it shows.
 func TestBackendShowsActivity(t *testing.T) {
 	a, f, rec, _ := testApp(t, map[string]string{"MAS_AGENT_HOOKS": "on"})
 	b := NewBackend(a)
@@ -66,8 +67,8 @@ func TestBackendShowsActivity(t *testing.T) {
 	if err != nil || len(list) != 2 {
 		t.Fatalf("sessions: %+v, %v", list, err)
 	}
-	if cmds := commands(rec)[before:]; !slices.Equal(cmds, []string{"list-sessions"}) {
-		t.Errorf("GET /sessions ran tmux %q, want list-sessions alone", cmds)
+	if cmds := commands(rec)[before:]; !slices.Equal(cmds, []string{"list-panes"}) {
+		t.Errorf("GET /sessions ran tmux %q, want one list-panes (issue 26: the sessions, and their agents for agentCount)", cmds)
 	}
 	byID := map[string]api.Session{}
 	for _, s := range list {
@@ -216,5 +217,134 @@ func TestDeliverWaitsForAHeldLockOnce(t *testing.T) {
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "cannot note the prompt sent to agent 00, 10, 11, 12, 13, 20, 21, 22, 23, 30, 31, 32, 33 ") ||
 		!strings.Contains(warnings[0], activity.ErrLockTimeout.Error()) {
 		t.Errorf("warnings %q, want one for all agents, after one wait", warnings)
+	}
+}
+
+// TestBackendTakesAnyUniquePrefix: the API's {id}, and the session it
+// names for POST /message, GET /status and the output, is any unique
+// prefix of 4 characters or more; one that begins several ids is a 400
+// that lists them, never a guess (issue 26).
+func TestBackendTakesAnyUniquePrefix(t *testing.T) {
+	a, _, _, _ := testApp(t, nil)
+	b := NewBackend(a)
+	ctx := context.Background()
+	ids := []string{"ac88a000-1b2c-4d5e-8f90-123456789abc", "ac88b000-1b2c-4d5e-8f90-123456789abc"}
+	for _, id := range ids {
+		if _, err := a.Start(ctx, Launch{Mode: Isolated, ID: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s, err := b.Session(ctx, "ac88b"); err != nil || s.SessionID != ids[1] {
+		t.Errorf("GET /sessions/ac88b: %+v, %v; want %s", s, err, ids[1])
+	}
+	if out, err := b.Output(ctx, "ac88a", "00", ""); err != nil || out.SessionID != ids[0] {
+		t.Errorf("GET /sessions/ac88a/output: %+v, %v; want %s", out, err, ids[0])
+	}
+	want := "session ac88 is ambiguous: it matches " + ids[0] + ", " + ids[1]
+	calls := map[string]func() error{
+		"GET /sessions/ac88":         func() error { _, err := b.Session(ctx, "ac88"); return err },
+		"GET /sessions/ac88/output":  func() error { _, err := b.Output(ctx, "ac88", "", ""); return err },
+		"POST /sessions/ac88/stop":   func() error { _, err := b.Stop(ctx, "ac88"); return err },
+		"POST /sessions/ac88/resume": func() error { _, err := b.Resume(ctx, "ac88"); return err },
+		"DELETE /sessions/ac88":      func() error { _, err := b.Remove(ctx, "ac88", true); return err },
+		"GET /status?session=ac88":   func() error { _, err := b.Status(ctx, "ac88"); return err },
+		"POST /message ac88": func() error {
+			_, err := b.Message(ctx, api.MessageRequest{Session: "ac88", Target: "00", Message: "hi"})
+			return err
+		},
+	}
+	for name, call := range calls {
+		if err := call(); !errors.Is(err, api.ErrInvalid) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v; want a 400 saying %q", name, err, want)
+		}
+	}
+	list, err := b.Sessions(ctx)
+	if err != nil || len(list) != 2 || list[0].Status != "active" || list[1].Status != "active" {
+		t.Errorf("after the refusals: %+v, %v; want both sessions active", list, err)
+	}
+}
+
+// TestBackendSpeaksTheOriginalAPI: the routes and fields of the original's
+// API (6526c92) that its clients read: GET /sessions items with startedAt,
+// agentCount and httpServerStatus, from the one tmux listing; POST
+// /sessions/{id}/connect, which attaches nothing and says how; GET
+// /sessions/{id}/agents, each agent in its seat (issue 26).
+func TestBackendSpeaksTheOriginalAPI(t *testing.T) {
+	vars := map[string]string{}
+	a, f, rec, _ := testApp(t, vars)
+	b := NewBackend(a)
+	ctx := context.Background()
+	run, _ := activeSession(t, a)
+	stopped, _ := activeSession(t, a)
+	if _, err := b.Stop(ctx, stopped.SessionID); err != nil {
+		t.Fatal(err)
+	}
+	f.RemovePane(run.TmuxSession, "23")
+
+	before := len(rec.Calls())
+	list, err := b.Sessions(ctx)
+	if err != nil || len(list) != 2 {
+		t.Fatalf("sessions: %+v, %v", list, err)
+	}
+	if n := len(rec.Calls()) - before; n != 1 {
+		t.Errorf("GET /sessions ran tmux %d times, want once", n)
+	}
+	for _, s := range list {
+		want := 12 // 23's pane is gone
+		if s.SessionID == stopped.SessionID {
+			want = 0
+		}
+		if s.StartedAt != s.CreatedAt || s.StartedAt == "" || count(s.AgentCount) != want || s.AgentCount == nil || s.HTTPServerStatus != "running" {
+			t.Errorf("%s %s: startedAt %q (createdAt %q), agentCount %d, httpServerStatus %q; want createdAt, %d, running",
+				s.SessionID, s.Status, s.StartedAt, s.CreatedAt, count(s.AgentCount), s.HTTPServerStatus, want)
+		}
+	}
+	if s, err := b.Session(ctx, run.SessionID); err != nil || count(s.AgentCount) != 12 || s.StartedAt != s.CreatedAt || s.HTTPServerStatus != "running" {
+		t.Errorf("GET /sessions/{id}: %+v, %v", s, err)
+	}
+
+	agents, err := b.Agents(ctx, run.SessionID[:4])
+	if err != nil || agents.SessionID != run.SessionID || len(agents.Agents) != 13 {
+		t.Fatalf("agents: %+v, %v", agents, err)
+	}
+	if got := agents.Agents[8]; got != (api.AgentSeat{AgentID: "23", Name: "DevOps", Status: "error", Window: "development", Pane: 3}) {
+		t.Errorf("agent 23, whose pane is gone: %+v", got)
+	}
+	if got := agents.Agents[0]; got != (api.AgentSeat{AgentID: "00", Name: "Meta Manager", Status: "running", Window: "meta", Pane: 0}) {
+		t.Errorf("agent 00: %+v", got)
+	}
+	agents, err = b.Agents(ctx, stopped.SessionID)
+	if err != nil || len(agents.Agents) != 13 || agents.Agents[5].Status != "stopped" || agents.Agents[5].AgentID != "20" {
+		t.Errorf("agents of a stopped session: %+v, %v; want all 13 stopped", agents, err)
+	}
+
+	c, err := b.Connect(ctx, run.SessionID[:4], api.ConnectRequest{Window: "design", Reconnect: true})
+	want := api.Connection{SessionID: run.SessionID, TmuxSession: run.TmuxSession,
+		AttachCommand: "tmux attach-session -t '=" + run.TmuxSession + ":=design'",
+		Details:       api.ConnectionDetails{Windows: 4, ActiveAgents: 12, FocusedWindow: "design"}}
+	if err != nil || *c != want {
+		t.Errorf("connect: %+v, %v; want %+v", c, err, want)
+	}
+	vars["MAS_TMUX_SOCKET"] = "my sock"
+	if c, err := b.Connect(ctx, run.TmuxSession, api.ConnectRequest{}); err != nil || c.AttachCommand != "tmux -L 'my sock' attach-session -t '="+run.TmuxSession+"'" {
+		t.Errorf("connect on a private tmux server: %+v, %v", c, err)
+	}
+	tests := []struct {
+		call func() error
+		want error
+		why  string
+	}{
+		{func() error { _, err := b.Connect(ctx, stopped.SessionID, api.ConnectRequest{}); return err }, api.ErrConflict, "connect to a stopped session: 409"},
+		{func() error { _, err := b.Connect(ctx, "deadbeef", api.ConnectRequest{}); return err }, api.ErrNotFound, "connect to no session: 404"},
+		{func() error { _, err := b.Connect(ctx, "mas-stranger", api.ConnectRequest{}); return err }, api.ErrNotFound, "a tmux session that is not the root's: 404"},
+		{func() error { _, err := b.Connect(ctx, run.SessionID, api.ConnectRequest{Window: "x; id"}); return err }, api.ErrInvalid, "a window that is none: 400"},
+		{func() error { _, err := b.Agents(ctx, "deadbeef"); return err }, api.ErrNotFound, "agents of no session: 404"},
+		{func() error { _, err := b.Agents(ctx, "../x"); return err }, api.ErrInvalid, "a malformed id: 400"},
+	}
+	f.Add("mas-stranger")
+	for _, tt := range tests {
+		if err := tt.call(); !errors.Is(err, tt.want) {
+			t.Errorf("%s: %v", tt.why, err)
+		}
 	}
 }

@@ -41,7 +41,8 @@ func (s Selected) Shown() string { return layout.Printable(s.Name) }
 // It makes one tmux call, which also lists the session's panes and what
 // each session says of whose it is (layout.Owner).
 // A hint (an isolated session's id, its prefix, or a tmux session name)
-// wins over all; "" is none.
+// wins over all; "" is none. A prefix of several ids is an
+// *isolated.AmbiguousError that lists them.
 //
 // A session of the root asked for by its id (a hint, MAS_SESSION_ID, or
 // the name of one of the root's isolated sessions) is never a tmux session
@@ -59,7 +60,11 @@ func (a *App) Select(ctx context.Context, hint string) (Selected, error) {
 	}
 	names := layout.SessionNames(snapshot)
 	if hint != "" {
-		if id, err := isolated.Find(root, hint); err == nil {
+		id, err := isolated.Find(root, hint)
+		if isAmbiguous(err) {
+			return Selected{}, err
+		}
+		if err == nil {
 			s, err := isolated.Load(root, id)
 			if err != nil {
 				return Selected{}, err

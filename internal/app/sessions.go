@@ -15,7 +15,8 @@ import (
 
 // Find resolves an isolated session's id, its prefix or its tmux name
 // under the root. A malformed one is a usage error whose message starts
-// with prefix, and is isolated.ErrMalformedID.
+// with prefix, and is isolated.ErrMalformedID; so is an ambiguous prefix,
+// an *isolated.AmbiguousError.
 func (a *App) Find(ref, prefix string) (root, id string, err error) {
 	root = a.Root()
 	id, err = isolated.Find(root, ref)
@@ -35,6 +36,14 @@ func (a *App) whereRoot(err error) error {
 // tmuxErr says that the statuses could not be checked.
 func (a *App) Sessions(ctx context.Context) (sessions []isolated.Listed, tmuxErr, err error) {
 	return isolated.List(ctx, a.Tmux, a.Root())
+}
+
+// SessionsAndPanes is Sessions with every pane of the tmux server, for
+// what the agents of each session do: one tmux call for both.
+func (a *App) SessionsAndPanes(ctx context.Context) (sessions []isolated.Listed, panes []layout.PaneInfo, tmuxErr, err error) {
+	panes, listErr := layout.Snapshot(ctx, a.Tmux)
+	sessions, tmuxErr, err = isolated.ListAmong(ctx, a.Tmux, a.Root(), layout.Refs(panes), listErr)
+	return sessions, panes, tmuxErr, err
 }
 
 // Describe describes one isolated session; tmuxErr says that its status

@@ -171,13 +171,19 @@ func targets(cur string) []string {
 
 // sessionRefs completes a session reference from the session directories
 // of the root: the 8-character prefixes, the full ids once more than 8
-// characters are typed, the tmux names once "m" is. A status keeps only
-// the sessions whose .session says it; "" keeps all.
+// characters are typed, the tmux names once "m" is. Each candidate names
+// one session: two ids that begin alike (made by the original, or by
+// hand) are offered whole, and not by the tmux name they share. A status
+// keeps only the sessions whose .session says it; "" keeps all.
 func (a *App) sessionRefs(cur string, status string) []string {
 	root := a.app.Root()
 	ids, err := isolated.IDs(root)
 	if err != nil {
 		return nil
+	}
+	alike := map[string]int{}
+	for _, id := range ids {
+		alike[id[:8]]++
 	}
 	var refs []string
 	for _, id := range ids {
@@ -186,10 +192,12 @@ func (a *App) sessionRefs(cur string, status string) []string {
 				continue
 			}
 		}
-		switch {
+		switch twin := alike[id[:8]] > 1; {
 		case strings.HasPrefix(cur, "m"):
-			refs = append(refs, isolated.TmuxName(id))
-		case len(cur) > 8:
+			if !twin {
+				refs = append(refs, isolated.TmuxName(id))
+			}
+		case len(cur) > 8 || twin:
 			refs = append(refs, id)
 		default:
 			refs = append(refs, id[:8])

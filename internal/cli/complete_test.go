@@ -113,6 +113,40 @@ func TestCandidates(t *testing.T) {
 	}
 }
 
+// TestCandidatesNameOneSessionEach: a candidate is a reference that names
+// one session; two ids that begin with the same 8 characters are offered
+// whole (issue 26: a shared prefix is ambiguous, exit 2).
+func TestCandidatesNameOneSessionEach(t *testing.T) {
+	root := t.TempDir()
+	ids := []string{
+		"3f0c2a9e-1b2c-4d5e-8f90-123456789abc",
+		"3f0c2a9e-ffff-4fff-bfff-ffffffffffff",
+		"5d2c8e10-77ab-4f3c-9e21-a0b4c6d8e2f1",
+	}
+	for _, id := range ids {
+		if err := os.MkdirAll(filepath.Join(root, "sessions", id), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, rec := faketmux.New()
+	vars := map[string]string{"MAS_ROOT": root}
+	verbs := &app.App{Env: app.Env{Getenv: func(k string) string { return vars[k] }, Cwd: root}, Tmux: rec, AnyServer: rec}
+	a := newApp(Env{Getenv: verbs.Getenv, Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Cwd: root}, verbs)
+	tests := []struct {
+		cur  string
+		want []string
+	}{
+		{"", []string{ids[0], ids[1], "5d2c8e10"}},
+		{"3f0c", ids[:2]},
+		{"mas-", []string{"mas-5d2c8e10"}},
+	}
+	for _, tt := range tests {
+		if got := a.candidates([]string{"session", "show", tt.cur}); !slices.Equal(got, tt.want) {
+			t.Errorf("session show %s<TAB>: %q, want %q", tt.cur, got, tt.want)
+		}
+	}
+}
+
 // snapshot lists every file under root with its size and modification time.
 func snapshot(t *testing.T, root string) []string {
 	t.Helper()

@@ -69,7 +69,9 @@ Targets (send, peek, list -u):
   managers workers all                     groups
   00,design,31                             a comma-separated list of the above
 
-<id> (session, env): the full session UUID, its first 8 characters, or mas-xxxxxxxx.
+<id> (session, env, MAS_SESSION_ID): the full session UUID, any unique prefix of it
+(4 characters or more; an ambiguous one is a usage error that lists the
+candidates), or mas-xxxxxxxx.
 
 Environment:
   MAS_SESSION_MODE    legacy or isolated; when unset, start is isolated if
