@@ -87,7 +87,10 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"--bogus"}, "", "mas: unknown flag --bogus\n", 2, ""},
 		{[]string{"send"}, "", "mas: send: missing <target>\n", 2, "bug #1: the original exited 1 silently"},
 		{[]string{"send", "00"}, "", "mas: send: missing <message>\n", 2, "bug #1"},
-		{[]string{"send", "00", "hi", "there"}, "", "mas: send: unexpected argument \"there\"\n", 2, "a third word is an error, not dropped"},
+		{[]string{"send", "00", "hi", "there"}, "", "mas: send: \"hi\" names no agent: send <target> \"<message>\", or send <from> <target> <message>\n", 2, "a message of several words that is not quoted is an error, not a part of it sent (issue 26: the three-positional form)"},
+		{[]string{"send", "00", "hi", "there", "you"}, "", "mas: send: unexpected argument \"you\"\n", 2, "a fourth word is an error, not dropped"},
+		{[]string{"send", "design", "11", "hi"}, "", "mas: send: \"design\" is not an agent id: send <from> <target> <message>\n", 2, "the sender is one agent"},
+		{[]string{"send", "agent-11", "10", "hi"}, "", "mas: no mas session is running (start one with: mas start)\n", 1, "issue 26: the later versions' send <from> <to> <message>"},
 		{[]string{"send", "00", "hi", "-e"}, "", "mas: no mas session is running (start one with: mas start)\n", 1, "flags after positionals are parsed"},
 		{[]string{"send", "00", "-e"}, "", "mas: no mas session is running (start one with: mas start)\n", 1, "the message may look like a flag (golden c2/09)"},
 		{[]string{"send", "00", "hi", "-x"}, "", "mas: send: unknown flag -x\n", 2, ""},
@@ -114,7 +117,7 @@ func TestCommandLine(t *testing.T) {
 func TestCommandHelp(t *testing.T) {
 	for _, args := range [][]string{{"help", "send"}, {"send", "--help"}, {"send", "-h"}} {
 		stdout, stderr, code := runMas(t, args...)
-		want := "Usage:\n  mas send <target> <message>\n"
+		want := "Usage:\n  mas send [<from>] <target> <message>\n"
 		if code != 0 || stderr != "" || !strings.HasPrefix(stdout, want) || !strings.Contains(stdout, "-e, --execute") {
 			t.Errorf("%v: exit %d stderr %q stdout %q", args, code, stderr, stdout)
 		}

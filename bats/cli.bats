@@ -244,6 +244,6 @@ OUT
 		return
 	fi
 	assert_success
-	assert_line --index 1 "  mas send <target> <message>"
+	assert_line --index 1 "  mas send [<from>] <target> <message>"
 	assert_output --partial "-e, --execute"
 }

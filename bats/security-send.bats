@@ -42,7 +42,7 @@ team() {
 }
 
 # bats test_tags=security
-@test "send 00 -- -e types -e without Enter; after the message, -- makes -e a positional" {
+@test "send 00 -- -e types -e without Enter; after the message, -- makes -e a positional, never Enter" {
 	team
 	run --separate-stderr mas send 00 -- -e
 	assert_success
@@ -54,7 +54,9 @@ team() {
 	run --separate-stderr mas send 00 hi -- -e
 	assert_failure 2
 	assert_output ""
-	[ "$stderr" = 'mas: send: unexpected argument "-e"' ]
+	# A third positional: send <from> <target> <message>, whose target
+	# "hi" names no agent (issue 26).
+	[ "$stderr" = 'mas: send: "hi" names no agent: send <target> "<message>", or send <from> <target> <message>' ]
 	[ "$(agent_input 00)" = "''" ]
 }
 

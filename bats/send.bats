@@ -223,3 +223,53 @@ first_input() {
 		[ "$(AGENT_SESSION=$TEAM agent_input 00)" = from-inside ]
 	fi
 }
+
+# bats test_tags=original
+@test "send <from> <to> <message> says who sent it, as the original's later versions did; the original typed <to> into <from> (issue 26)" {
+	run --separate-stderr mas send 11 10 hello
+	assert_success
+	assert_output "$(tagged SUCCESS "Message sent to 1/1 agents")"
+	if is_original; then
+		[ "$(agent_input 11)" = 10 ]
+		[ "$(agent_input 10)" = "''" ]
+	else
+		[ "$(agent_input 10)" = "$(printf %q '[From: Agent 11] hello')" ]
+		[ "$(agent_input 11)" = "''" ]
+	fi
+}
+
+# bats test_tags=original
+@test "send from an agent's pane says which agent sent it, by the pane's tag and never by MAS_AGENT_ID; the original sent it anonymously (issue 26)" {
+	local pane client
+	pane="$(agent_pane 11)"
+	# What a process of that pane has: its tmux client and pane.
+	client="$(tmux display-message -p -t "$pane" '#{socket_path},#{pid},#{session_id}')"
+	TMUX="${client/\$/}" TMUX_PANE="$pane" MAS_AGENT_ID=12 run --separate-stderr mas send 10 hello
+	assert_success
+	if is_original; then
+		[ "$(agent_input 10)" = hello ]
+	else
+		[ "$(agent_input 10)" = "$(printf %q '[From: Agent 11] hello')" ]
+	fi
+	# Out of any pane, an inherited MAS_AGENT_ID names nobody.
+	MAS_AGENT_ID=12 run --separate-stderr mas send 10 again
+	assert_success
+	[ "$(agent_input 10)" = again ]
+}
+
+# bats test_tags=original
+@test "the later versions' window numbers 0 … 3 are targets; the original had none (issue 26)" {
+	run --separate-stderr mas send 1 x
+	if is_original; then
+		assert_failure 1
+		[[ "$output" == "$(tagged ERROR '')"*": 1" ]] || fail "stdout: $output"
+		return
+	fi
+	assert_success
+	assert_output "$(tagged SUCCESS "Message sent to 4/4 agents")"
+	local nn
+	for nn in 10 11 12 13; do
+		[ "$(agent_input "$nn")" = x ] || fail "agent $nn read $(agent_input "$nn")"
+	done
+	[ "$(agent_input 00)" = "''" ]
+}

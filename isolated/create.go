@@ -14,6 +14,7 @@ import (
 
 	"mas/envfile"
 	"mas/internal/activity"
+	"mas/internal/binlink"
 	"mas/internal/layout"
 	"mas/internal/roster"
 	"mas/internal/safefile"
@@ -37,6 +38,10 @@ type CreateOptions struct {
 	// for Resume, and ResumeFlag the flag that continues a conversation.
 	Wiring     activity.Wiring
 	ResumeFlag string
+	// Mas, when set, is the binary the panes find first on their PATH as
+	// mas and mas_refactored.sh (package binlink), before Path, the PATH
+	// of the process that starts them.
+	Mas, Path string
 }
 
 // StepError names the step of Create that failed; everything done before
@@ -207,6 +212,15 @@ func startAgents(ctx context.Context, o CreateOptions, s *Session) (*activity.La
 	if o.PaneLogs {
 		logDir = filepath.Join(s.Dir, "logs")
 	}
+	bin := ""
+	if o.Mas != "" {
+		// Left by a resume that fails, as the activity directory is: both
+		// are the session's own.
+		bin = s.BinDir()
+		if _, err := binlink.Install(bin, o.Mas); err != nil {
+			return nil, fmt.Errorf("links to mas: %w", err)
+		}
+	}
 	launch, err := o.Wiring.Start(s.ActivityDir(), o.Now())
 	if err != nil {
 		return nil, err
@@ -223,6 +237,8 @@ func startAgents(ctx context.Context, o CreateOptions, s *Session) (*activity.La
 		Settings:   launch.Settings,
 		Resume:     launch.Conversations,
 		ResumeFlag: o.ResumeFlag,
+		Bin:        bin,
+		Path:       o.Path,
 	})
 	if err != nil {
 		launch.Abort()

@@ -150,6 +150,10 @@ func (s *Session) Environment() []envfile.Var {
 // (package activity).
 func (s *Session) ActivityDir() string { return filepath.Join(s.Dir, "activity") }
 
+// BinDir holds the links that make mas and mas_refactored.sh, first on
+// the panes' PATH, the binary that started them (package binlink).
+func (s *Session) BinDir() string { return filepath.Join(s.Dir, "bin") }
+
 // Owner is whose the session's tmux session says it is: this session's,
 // of its root (see layout.Owner).
 func (s *Session) Owner() layout.Owner { return layout.Owner{Root: s.Root, Mode: s.Mode, ID: s.ID} }

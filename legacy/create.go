@@ -11,6 +11,7 @@ import (
 
 	"mas/envfile"
 	"mas/internal/activity"
+	"mas/internal/binlink"
 	"mas/internal/layout"
 	"mas/internal/roster"
 	"mas/templates"
@@ -33,6 +34,10 @@ type CreateOptions struct {
 	Progress io.Writer
 	Now      func() time.Time
 	Wiring   activity.Wiring // how the agents report their events
+	// Mas, when set, is the binary the panes find first on their PATH as
+	// mas and mas_refactored.sh (package binlink, in BinDir), before Path,
+	// the PATH of the process that starts them.
+	Mas, Path string
 }
 
 // Session is a running legacy session.
@@ -59,6 +64,11 @@ func (s *Session) Environment() []envfile.Var {
 // ActivityDir is where the agents of root's legacy session report what
 // they are doing (package activity).
 func ActivityDir(root string) string { return filepath.Join(root, ".mas_activity") }
+
+// BinDir holds the links that make mas and mas_refactored.sh, first on the
+// panes' PATH of root's legacy session, the binary that started it
+// (package binlink).
+func BinDir(root string) string { return filepath.Join(root, ".mas_bin") }
 
 // Owner is whose the tmux session of root's legacy session says it is
 // (see layout.Owner).
@@ -97,31 +107,47 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 			return nil, fmt.Errorf("pane logs: %w", err)
 		}
 	}
-	if err := prepareUnits(s, o); err != nil {
+	bin, madeBin := "", false
+	// undo removes what this start made for the session.
+	undo := func() {
 		layout.RemoveLogs(logDir, madeLogs)
+		if madeBin {
+			os.RemoveAll(bin)
+		}
+	}
+	if err := prepareUnits(s, o); err != nil {
+		undo()
 		return nil, err
+	}
+	if o.Mas != "" {
+		bin = BinDir(s.Root)
+		if madeBin, err = binlink.Install(bin, o.Mas); err != nil {
+			undo()
+			return nil, fmt.Errorf("links to mas: %w", err)
+		}
 	}
 	if o.Progress != nil {
 		fmt.Fprintf(o.Progress, "[INFO] Starting 13 agents in tmux session %s\n", s.Name)
 	}
 	launch, err := o.Wiring.Start(ActivityDir(s.Root), now())
 	if err != nil {
-		layout.RemoveLogs(logDir, madeLogs)
+		undo()
 		return nil, err
 	}
 	if err := layout.Create(ctx, o.Tmux, layout.Spec{
 		Name: s.Name, Dir: s.Root, UnitDir: s.UnitDir, LogDir: logDir, Env: envfile.Environ(s.Environment()),
 		Command: o.Command, Shell: o.Shell, Owner: Owner(s.Root), Settings: launch.Settings,
+		Bin: bin, Path: o.Path,
 	}); err != nil {
-		if !errors.Is(err, layout.ErrDuplicate) { // else the session started meanwhile may log there
-			layout.RemoveLogs(logDir, madeLogs)
+		if !errors.Is(err, layout.ErrDuplicate) { // else the session started meanwhile may use them
+			undo()
 			launch.Abort()
 		}
 		return nil, fmt.Errorf("start tmux session: %w", err)
 	}
 	if err := launch.Started(); err != nil {
 		layout.Kill(context.WithoutCancel(ctx), o.Tmux, s.Name)
-		layout.RemoveLogs(logDir, madeLogs)
+		undo()
 		return nil, fmt.Errorf("activity directory: %w", err)
 	}
 	if err := envfile.Write(SessionFile(s.Root), []envfile.Var{
@@ -132,7 +158,7 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 		{Key: "WORKFLOWS_DIR", Value: s.WorkflowsDir},
 	}, sessionKeys); err != nil {
 		layout.Kill(context.WithoutCancel(ctx), o.Tmux, s.Name)
-		layout.RemoveLogs(logDir, madeLogs)
+		undo()
 		return nil, fmt.Errorf("write .mas_session: %w", err)
 	}
 	return s, nil

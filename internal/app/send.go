@@ -7,6 +7,7 @@ import (
 
 	"mas/internal/activity"
 	"mas/internal/layout"
+	"mas/internal/roster"
 )
 
 // Deliver types text into the panes of the agents ids of the selected
@@ -99,4 +100,28 @@ func (e *AskingError) Refusal(force string) string {
 		parts = append(parts, fmt.Sprintf("agent %s is %s", ag.ID, what))
 	}
 	return strings.Join(parts, "; ") + ": the message would answer its dialog; nothing sent (" + force + " sends it anyway)"
+}
+
+// PaneAgent is the agent whose pane this process runs in: the pane
+// $TMUX_PANE names, when it is one of the selected session's panes, on
+// the tmux server mas reaches, and mas tagged it with its agent when it
+// made it (layout.AgentOption); "" otherwise. The tag, not MAS_AGENT_ID,
+// says it: tmux keeps the tag with the pane, while the variable goes with
+// every process started there, wherever it runs then (a window of
+// another session, a shell kept elsewhere). It names a sender, never the
+// session or the panes a message goes to: Select chose them.
+func (a *App) PaneAgent(sel Selected) string {
+	pane := a.Getenv("TMUX_PANE")
+	if pane == "" || a.Getenv("TMUX") == "" || a.Getenv("MAS_TMUX_SOCKET") != "" {
+		return ""
+	}
+	for _, p := range sel.Panes {
+		if p.ID == pane {
+			if _, ok := roster.Lookup(p.Agent); ok {
+				return p.Agent
+			}
+			return ""
+		}
+	}
+	return ""
 }

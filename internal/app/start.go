@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -132,7 +133,20 @@ func (a *App) isolatedOptions(root, id string) (isolated.CreateOptions, error) {
 		Now:        a.Now,
 		Wiring:     activity.Wiring{Exe: a.Exe, Events: a.agentEvents(), Continue: resume},
 		ResumeFlag: flag,
+		Mas:        a.masForPanes(root),
+		Path:       a.Getenv("PATH"),
 	}, nil
+}
+
+// masForPanes is the binary the panes of a session of root find first on
+// their PATH as mas and mas_refactored.sh: this one, unless its path is
+// unknown, or root's path cannot be on PATH (a colon), which is said.
+func (a *App) masForPanes(root string) string {
+	if strings.Contains(root, ":") {
+		a.warnf("the agents will not find mas on their PATH: the path of %s holds a colon", root)
+		return ""
+	}
+	return a.Exe
 }
 
 // agentResume says how a resume starts the agents, from MAS_AGENT_RESUME:
@@ -215,6 +229,8 @@ func (a *App) createLegacy(ctx context.Context, skipInit bool) (*legacy.Session,
 		Progress: a.Progress,
 		Now:      a.Now,
 		Wiring:   activity.Wiring{Exe: a.Exe, Events: a.agentEvents()},
+		Mas:      a.masForPanes(a.Root()),
+		Path:     a.Getenv("PATH"),
 	})
 	if err != nil && !errors.Is(err, legacy.ErrRunning) {
 		return nil, Legacy.Failed(err)

@@ -19,8 +19,13 @@ func (a *App) commands() []*command {
 				{long: "no-attach", usage: "do not attach to the session afterwards"},
 			},
 			action: a.start},
-		{name: "send", args: []string{"<target>", "<message>"}, literal: 2,
-			usage: "Type a message into the input of the agents a target names",
+		// "send <from> <target> <message>" is the later versions' form;
+		// its third positional, like any after the first two, is
+		// positional only when it does not look like a flag, or after
+		// "--": "send 00 hi -e" is still the two-positional form.
+		{name: "send", args: []string{"<target>", "<message>", "[message]"}, literal: 2,
+			shown: []string{"[<from>]", "<target>", "<message>"},
+			usage: "Type a message into the input of the agents a target names; sent from an agent's pane, or with <from>, it begins with [From: Agent NN]",
 			flags: []flagSpec{
 				{long: "execute", short: "e", usage: "press Enter after the message, submitting it"},
 				{long: "no-execute", short: "n", usage: "only type the message (the default)"},

@@ -54,7 +54,7 @@ func parentPrefix(root, c *command) string {
 }
 
 func writeCommandHelp(b *strings.Builder, c *command, prefix string) {
-	synopsis := strings.TrimSpace(prefix + c.name + " " + strings.Join(c.args, " "))
+	synopsis := strings.TrimSpace(prefix + c.name + " " + strings.Join(c.shownArgs(), " "))
 	fmt.Fprintf(b, "  %s\n      %s\n", synopsis, c.usage)
 	writeFlagsHelp(b, c.flags)
 	for _, s := range c.subs {
@@ -65,7 +65,7 @@ func writeCommandHelp(b *strings.Builder, c *command, prefix string) {
 const rootHelpFooter = `
 Targets (send, peek, list -u):
   00 10 11 12 13 20 21 22 23 30 31 32 33   one agent; also agent-NN
-  meta design development business         a unit; also window0 … window3
+  meta design development business         a unit; also window0 … window3, 0 … 3
   managers workers all                     groups
   00,design,31                             a comma-separated list of the above
 

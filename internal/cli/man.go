@@ -32,7 +32,7 @@ func (a *App) manPage() string {
 	walk = func(prefix string, cmds []*command) {
 		for _, c := range cmds {
 			fmt.Fprintf(&b, ".TP\n\\fB%s\\fR", roff(prefix+c.name))
-			for _, arg := range c.args {
+			for _, arg := range c.shownArgs() {
 				fmt.Fprintf(&b, " \\fI%s\\fR", roff(arg))
 			}
 			fmt.Fprintf(&b, "\n%s\n", roff(c.usage))

@@ -41,7 +41,7 @@ func TestManPageListsTheSpec(t *testing.T) {
 	walk = func(prefix string, cmds []*command) {
 		for _, c := range cmds {
 			want := `\fB` + roff(prefix+c.name) + `\fR`
-			for _, arg := range c.args {
+			for _, arg := range c.shownArgs() {
 				want += ` \fI` + roff(arg) + `\fR`
 			}
 			if !strings.Contains(page, "\n.TP\n"+want+"\n"+roff(c.usage)+"\n") {

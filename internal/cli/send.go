@@ -12,9 +12,16 @@ import (
 	"mas/internal/roster"
 )
 
-// send types a message into the agents a target names.
+// send types a message into the agents a target names: "send <target>
+// <message>", or "send <from> <target> <message>" (the bash tool's later
+// form). A message from an agent, named by <from> or by the agent's pane
+// it is sent from (app.PaneAgent), begins with "[From: Agent NN] ".
 func (a *App) send(ctx context.Context, cc *ucli.Context) error {
-	target, message := cc.Args().Get(0), cc.Args().Get(1)
+	args := cc.Args().Slice()
+	from, target, message := "", args[0], args[1]
+	if len(args) == 3 {
+		from, target, message = args[0], args[1], args[2]
+	}
 	if cc.Bool("execute") && cc.Bool("no-execute") {
 		return app.Usagef("send: -e and -n contradict each other")
 	}
@@ -25,6 +32,17 @@ func (a *App) send(ctx context.Context, cc *ucli.Context) error {
 		return app.Usagef("send: %v", err)
 	}
 	ids, unknown := roster.Recipients(target)
+	if from != "" {
+		id := strings.TrimPrefix(from, "agent-")
+		if _, ok := roster.Lookup(id); !ok {
+			return app.Usagef("send: %q is not an agent id: send <from> <target> <message>", from)
+		}
+		// "send 00 hi there": a message of several words, not quoted.
+		if len(ids) == 0 {
+			return app.Usagef("send: %q names no agent: send <target> \"<message>\", or send <from> <target> <message>", target)
+		}
+		from = id
+	}
 	if len(ids) == 0 {
 		return fmt.Errorf("invalid target: %q (see mas help for the target forms)", target)
 	}
@@ -32,7 +50,13 @@ func (a *App) send(ctx context.Context, cc *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	ok, failed, err := a.app.Deliver(ctx, sel, ids, message, cc.Bool("execute"), cc.Bool("force"))
+	switch here := a.app.PaneAgent(sel); {
+	case from == "":
+		from = here
+	case here != "" && here != from:
+		return app.Usagef("send: this is agent %s's pane: its messages are from %s, not %s", here, here, from)
+	}
+	ok, failed, err := a.app.Deliver(ctx, sel, ids, signed(from, message), cc.Bool("execute"), cc.Bool("force"))
 	if err != nil {
 		return fmt.Errorf("send: %w", err)
 	}
@@ -50,4 +74,15 @@ func (a *App) send(ctx context.Context, cc *ucli.Context) error {
 		return fmt.Errorf("send: %s", strings.Join(problems, "; "))
 	}
 	return nil
+}
+
+// signed is message as agent from sends it: after "[From: Agent NN] ", as
+// the bash tool's later versions wrote it. A message from nobody (a
+// person, a script) and a command of the agent program ("/clear"), which
+// the prefix would make a prompt, are typed as they are.
+func signed(from, message string) string {
+	if from == "" || strings.HasPrefix(message, "/") {
+		return message
+	}
+	return "[From: Agent " + from + "] " + message
 }

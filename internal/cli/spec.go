@@ -20,8 +20,11 @@ type flagSpec struct {
 // command is one command of the command line. The specs are the single
 // source for argument checking, for the help text and for urfave/cli.
 type command struct {
-	name  string
-	args  []string // positional names; "[x]" is optional
+	name string
+	args []string // positional names; "[x]" is optional
+	// shown, when set, is how help shows the positionals: send's
+	// optional one comes first ("[<from>] <target> <message>").
+	shown []string
 	usage string
 	flags []flagSpec
 	// literal is how many leading arguments are positional whatever they
@@ -39,6 +42,14 @@ func (c *command) minArgs() int {
 		}
 	}
 	return n
+}
+
+// shownArgs are the positionals as help shows them.
+func (c *command) shownArgs() []string {
+	if c.shown != nil {
+		return c.shown
+	}
+	return c.args
 }
 
 func (c *command) lookupFlag(name string) (flagSpec, bool) {

@@ -13,6 +13,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"mas/internal/binlink"
 	"mas/internal/roster"
 	"mas/tmux"
 )
@@ -34,6 +35,12 @@ type Spec struct {
 	// "ResumeFlag ID" (default --resume).
 	Resume     map[string]string
 	ResumeFlag string
+	// Bin, when set, goes first on the panes' PATH, before Path (the PATH
+	// of the process that starts them): the directory whose links make
+	// mas and mas_refactored.sh the binary that started the team
+	// (package binlink). The session's environment has that PATH, for
+	// the windows a person opens later.
+	Bin, Path string
 }
 
 // AgentLog is the file in logDir that agent id's pane output is appended
@@ -70,6 +77,9 @@ func Plan(s Spec) ([][]string, error) {
 					"-c", tmux.EscapeFormat(s.Dir)}
 				for _, kv := range s.Env {
 					create = append(create, "-e", kv)
+				}
+				if s.Bin != "" {
+					create = append(create, "-e", "PATH="+binlink.Path(s.Bin, s.Path))
 				}
 				create = append(create, "-P", "-F", paneFormat, "--")
 				cmds = append(cmds, append(create, s.agentArgv(a, program, filepath.Join(s.UnitDir, id))...))
@@ -118,10 +128,14 @@ func Plan(s Spec) ([][]string, error) {
 // foreground, so that tmux's pane_current_command names the agent, not the
 // shell, while it runs; the line is run with exec, so that the agent
 // replaces the subshell. The agent's id ($3) is exported as MAS_AGENT_ID,
-// for its programs and hooks. With a fifth argument, the script first
-// changes to that directory.
-const agentScript = `export MAS_AGENT_ID="$3"; set -m; [ -z "$4" ] || cd "$4" || exit; ` +
-	`if [ -n "$2" ] && command -v "$2" >/dev/null 2>&1; then (eval "exec $1"); else "$0" -l -i -c "$1"; fi; ` +
+// for its programs and hooks. With a fifth argument that is not empty, the
+// script first changes to that directory. A sixth is shell text that puts
+// Spec.Bin first on PATH: run by the script (tmux gives the panes it makes
+// the PATH of the tmux client that asks, not the session's), and again by
+// the login shell before the agent line, after a profile that sets PATH
+// anew (Debian's /etc/profile does).
+const agentScript = `export MAS_AGENT_ID="$3"; eval "$5"; set -m; [ -z "$4" ] || cd "$4" || exit; ` +
+	`if [ -n "$2" ] && command -v "$2" >/dev/null 2>&1; then (eval "exec $1"); else "$0" -l -i -c "$5$1"; fi; ` +
 	`exec "$0" -l`
 
 // agentArgv is the program of an agent's pane; program is that of
@@ -132,7 +146,11 @@ func (s Spec) agentArgv(a roster.Agent, program, dir string) []string {
 		shell = "/bin/sh"
 	}
 	argv := []string{"/bin/sh", "-c", agentScript, shell, s.agentLine(a), program, a.ID}
-	if dir != "" {
+	switch {
+	case s.Bin != "":
+		// "$PATH" quoted: fish, too, joins its PATH with colons then.
+		argv = append(argv, dir, "export PATH="+quoteWord(s.Bin)+`:"$PATH"; `)
+	case dir != "":
 		argv = append(argv, dir)
 	}
 	return argv
@@ -174,10 +192,11 @@ func CheckResumeFlag(flag string) error {
 	return nil
 }
 
-// checkLine refuses a settings path or a conversation id that cannot be
-// one shell word, and a resume flag that is not one option word.
+// checkLine refuses a settings path, a conversation id or a directory of
+// links (Spec.Bin) that cannot be one shell word, and a resume flag that
+// is not one option word.
 func (s Spec) checkLine(a roster.Agent) error {
-	for _, w := range []string{s.Settings, s.Resume[a.ID]} {
+	for _, w := range []string{s.Settings, s.Resume[a.ID], s.Bin} {
 		if _, err := syntax.Quote(w, syntax.LangPOSIX); err != nil {
 			return fmt.Errorf("agent %s: %q cannot be a shell word: %w", a.ID, w, err)
 		}

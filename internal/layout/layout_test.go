@@ -26,6 +26,8 @@ var spec = Spec{
 	Command: "clauded",
 	Shell:   "/bin/bash",
 	Owner:   Owner{Root: "/r\twith a tab", Mode: "isolated", ID: "x"},
+	Bin:     "/r/it's #1/bin", // issue 26: a root path with spaces and quotes
+	Path:    "/usr/bin:/bin",
 }
 
 // TestPlanGolden pins the whole tmux plan: exact targets, -c per pane,

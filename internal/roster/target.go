@@ -7,10 +7,16 @@ import (
 
 // groups are the named targets; each expands to these ids in this order.
 var groups = map[string][]string{
-	"window0":     {"00"},
-	"window1":     {"10", "11", "12", "13"},
-	"window2":     {"20", "21", "22", "23"},
-	"window3":     {"30", "31", "32", "33"},
+	"window0": {"00"},
+	"window1": {"10", "11", "12", "13"},
+	"window2": {"20", "21", "22", "23"},
+	"window3": {"30", "31", "32", "33"},
+	// The later versions of the bash tool named the windows by number,
+	// too; no agent id has one digit.
+	"0":           {"00"},
+	"1":           {"10", "11", "12", "13"},
+	"2":           {"20", "21", "22", "23"},
+	"3":           {"30", "31", "32", "33"},
 	"meta":        {"00"},
 	"design":      {"10", "11", "12", "13"},
 	"development": {"20", "21", "22", "23"},
@@ -23,8 +29,9 @@ var groups = map[string][]string{
 // Expand turns a target into agent ids, in order and with duplicates
 // kept ("00,00" names agent 00 twice, as "list -u" of the bash tool
 // prints it twice). A target is an agent id ("12"), "agent-12", a window or
-// unit name ("window1", "design"), "managers", "workers", "all", or a
-// comma-separated list of those whose parts are trimmed of blanks.
+// unit name ("window1", "design") or number ("1"), "managers", "workers",
+// "all", or a comma-separated list of those whose parts are trimmed of
+// blanks.
 // Matching is case-sensitive. Parts that name no agent — including "01",
 // "02" and "03", which look like ids but have no seat — are returned in
 // unknown; empty parts of a list are ignored.

@@ -19,6 +19,9 @@ func TestRecipients(t *testing.T) {
 		{"workers,managers", "11 12 13 21 22 23 31 32 33 00 10 20 30", "", "first-seen order across groups"},
 		{"nope,00,nope", "00", "nope", "an unknown part is reported once"},
 		{"00, 11,window2,agent-33,nope", "00 11 20 21 22 23 33", "nope", "the plain list of bats/send.bats is unchanged"},
+		{"0,1", "00 10 11 12 13", "", "issue 26: the later versions' window numbers"},
+		{"2,3,window3", "20 21 22 23 30 31 32 33", "", "a number and its window name are the same window"},
+		{"01,4,agent-1,00", "00", "01 4 agent-1", "a number is not an id: 01 has no seat, 4 no window, agent-1 no agent"},
 	}
 	for _, tt := range tests {
 		ids, unknown := Recipients(tt.target)

@@ -1,0 +1,78 @@
+// Package binlink gives the panes of a session the mas that started it: a
+// directory of its own holding two links to the running binary, mas and
+// mas_refactored.sh, to be put first on the panes' PATH.
+package binlink
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"mas/internal/safefile"
+)
+
+// Names are the links of the directory: the names the binary is installed
+// and called by.
+var Names = []string{"mas", "mas_refactored.sh"}
+
+// Install points the links of dir at exe, an absolute path, making dir
+// (mode 0700) when it is missing, and reports whether it made it. Links
+// an earlier start left are replaced, each at once: a pane that runs mas
+// meanwhile finds the old binary or the new one. A link points at exe's
+// path, not at the file it is now: a binary replaced there (an upgrade)
+// is the one the panes run from then on. A dir that is a link, or not a
+// directory, is refused, and so is one whose path cannot be an entry of
+// PATH (it holds a colon).
+func Install(dir, exe string) (made bool, err error) {
+	if !filepath.IsAbs(exe) {
+		return false, fmt.Errorf("mas binary path %q is not absolute", exe)
+	}
+	if strings.Contains(dir, ":") {
+		return false, fmt.Errorf("%s cannot be on PATH: it holds a colon", dir)
+	}
+	if err := safefile.CheckDir(dir); err != nil {
+		return false, err
+	}
+	switch err := os.Mkdir(dir, 0o700); {
+	case err == nil:
+		made = true
+	case !errors.Is(err, fs.ErrExist):
+		return false, err
+	}
+	for _, name := range Names {
+		if err = link(dir, name, exe); err != nil {
+			break
+		}
+	}
+	if err != nil && made {
+		os.RemoveAll(dir)
+	}
+	return made, err
+}
+
+// link makes dir/name a link to exe by renaming a new link over it.
+func link(dir, name, exe string) error {
+	tmp := filepath.Join(dir, "."+name+"."+strconv.Itoa(os.Getpid()))
+	os.Remove(tmp)
+	if err := os.Symlink(exe, tmp); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// Path is the PATH whose first entry is dir, followed by path's (an
+// empty path has none: an empty entry would be the working directory).
+func Path(dir, path string) string {
+	if path == "" {
+		return dir
+	}
+	return dir + string(os.PathListSeparator) + path
+}
