@@ -156,11 +156,33 @@ isolated_root() {
 	assert_failure
 }
 
-@test "a FIFO .mas_session: status fails at once naming it" {
+@test "a FIFO .mas_session is never opened to wait: status warns once naming it, and goes on (issue 26)" {
 	mkfifo "$WORK/.mas_session"
 	run --separate-stderr mas_t status
-	assert_failure 1
-	[ "$stderr" = "mas: project session file: $WORK/.mas_session: not a regular file (a FIFO)" ] || fail "$stderr"
+	assert_success
+	assert_line --index 0 "Session: none"
+	[ "$stderr" = "mas: warning: ignoring $WORK/.mas_session: not a regular file (a FIFO); fix: rm $WORK/.mas_session" ] || fail "$stderr"
+}
+
+@test "a .mas_session that is a link, or holds a line mas does not read, is passed over with one warning: the only session is used (issue 26)" {
+	tmux new-session -d -s mas-other
+	local f="$WORK/.mas_session" outside="$BATS_TEST_TMPDIR/outside" content
+	echo SESSION_NAME=mas-elsewhere >"$outside"
+	ln -s "$outside" "$f"
+	run --separate-stderr mas_t status
+	assert_success
+	assert_line --index 0 "Session: mas-other"
+	[ "$stderr" = "mas: warning: ignoring $f: is a symbolic link; fix: rm $f" ] || fail "$stderr"
+	for content in "SESSION_NAME=\$(touch $BATS_TEST_TMPDIR/ran)" 'SESSION_NAME=mas-other' "MAS_SESSION_ID=$ID"; do
+		rm "$f"
+		printf '%s\n' SESSION_NAME=mas-other "$content" >"$f"
+		chmod 600 "$f"
+		run --separate-stderr mas_t status
+		assert_success
+		assert_line --index 0 "Session: mas-other"
+		[[ "$stderr" == "mas: warning: ignoring $f:2: "*"; fix: rm $f" && "$stderr" != *$'\n'* ]] || fail "$content: $stderr"
+	done
+	assert_file_not_exists "$BATS_TEST_TMPDIR/ran"
 }
 
 @test "a .masrc that is a FIFO, a link to /dev/zero or too large: start fails at once, nothing made" {

@@ -265,7 +265,7 @@ assert_json_masrc_breaks_start() {
 		assert_quiet_exit1
 	else
 		assert_failure 2
-		[ "$stderr" = "mas: init: give the project name with --name NAME (stdin is not a terminal)" ]
+		[ "$stderr" = "mas: init: no project name: stdin ended before an answer (give it with --name NAME)" ] || fail "$stderr"
 	fi
 	run ls -A "$WORK"
 	assert_output ""
@@ -305,18 +305,86 @@ assert_json_masrc_breaks_start() {
 	assert_file_exists "$WORK/unit/23/README.md"
 }
 
-# bats test_tags=original
-@test "stop without --force and without a terminal refuses and stops nothing; the original exited 1 without a word (bug #18)" {
-	start_team
-	run --separate-stderr mas stop </dev/null
+# assert_stop_refused checks that the last stop, given no answer, stopped
+# nothing: the original's read failed and set -e ended it (bug #18).
+assert_stop_refused() {
 	if is_original; then
 		assert_quiet_exit1
 	else
 		assert_failure 1
-		[ "$stderr" = "mas: stop: not stopping mas-tmux without confirmation: stdin is not a terminal (use --force)" ]
+		[ "$stderr" = "mas: stop: not stopping mas-tmux without confirmation: stdin ended before an answer (answer y, or use --force)" ] || fail "$stderr"
 	fi
 	run tmux has-session -t "=$TEAM"
 	assert_success
+}
+
+# bats test_tags=original
+@test "stop without --force and without a terminal refuses and stops nothing; the original exited 1 without a word (bug #18)" {
+	start_team
+	run --separate-stderr mas stop </dev/null
+	assert_stop_refused
+}
+
+# stop_piped INPUT runs stop with INPUT (printf's format) piped to its
+# stdin, not a terminal.
+stop_piped() {
+	run --separate-stderr bash -c 'printf "$1" | "$MAS_BIN" stop' _ "$1" 3>&-
+}
+
+# bats test_tags=original
+@test "stop reads its answer from a pipe: echo y stops, only y or Y, and the end of input refuses (bug #18)" {
+	start_team
+	# The original's read took the line, spaces and tabs around it cut;
+	# only y or Y stopped.
+	local answer
+	for answer in 'n\n' 'yes\n' '\n' 'yy\n'; do
+		stop_piped "$answer"
+		assert_success
+		if is_original; then
+			assert_notice "$output" INFO
+		else
+			assert_output ""
+			[ "$stderr" = "[INFO] Cancelled" ] || fail "$answer: $stderr"
+		fi
+		run tmux has-session -t "=$TEAM"
+		assert_success
+	done
+	# A y that the input ends before its newline is no answer: read failed.
+	stop_piped y
+	assert_stop_refused
+	stop_piped ' Y\t\n'
+	assert_success
+	# No question asked where nobody reads it: read -p printed its prompt
+	# on a terminal only.
+	[[ "$stderr" != *"(y/N)"* ]] || fail "$stderr"
+	run tmux has-session -t "=$TEAM"
+	assert_failure
+}
+
+# bats test_tags=original
+@test "yes | mas stop stops the session" {
+	start_team
+	run --separate-stderr bash -c 'yes | "$MAS_BIN" stop' 3>&-
+	assert_success
+	[[ "$stderr" != *"(y/N)"* ]] || fail "$stderr"
+	run tmux has-session -t "=$TEAM"
+	assert_failure
+}
+
+# bats test_tags=original
+@test "init reads the project name from a pipe, and leaves the rest of the input; the original's init then needed openspec (bug #27)" {
+	run --separate-stderr bash -c '{ printf "Piped Proj\nrest\n" | { "$MAS_BIN" init && cat >"$0"; }; }' "$BATS_TEST_TMPDIR/rest" 3>&-
+	if is_original; then
+		assert_failure 1
+		[ "$(jq -r .project_name .masrc)" = "Piped Proj" ]
+		return
+	fi
+	assert_success
+	[[ "$stderr" != *"Project name:"* ]] || fail "$stderr"
+	run bash -c 'source ./.masrc && printf %s "$PROJECT_NAME"'
+	assert_output "Piped Proj"
+	run cat "$BATS_TEST_TMPDIR/rest"
+	assert_output rest
 }
 
 # bats test_tags=original

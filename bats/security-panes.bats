@@ -157,7 +157,7 @@ window_named() {
 	[[ "$stderr" == *"mas-${r}abc"* && "$stderr" != *$'\xe2\x80\xae'* ]] || fail "$stderr"
 	run mas session stop "$id"
 	assert_success
-	run --separate-stderr mas stop
+	run --separate-stderr mas stop </dev/null
 	assert_failure
 	[[ "$stderr" == *"not stopping mas-${r}abc without confirmation"* ]] || fail "$stderr"
 	run --separate-stderr mas status

@@ -116,6 +116,64 @@ setup() {
 	[ "$(jq -r '.agents[] | select(.id == "20") | .status' <<<"$output")" = running ]
 }
 
+# stale_session_file writes $WORK/.mas_session as a clone of the original
+# holds it: the file its author committed, naming a session of their
+# machine, at the mode a clone made with umask 002 gives it (0664).
+stale_session_file() {
+	printf '%s\n' SESSION_NAME=mas-0a1b2c3d 'STARTED_AT="2025-01-01 10:00:00"' PID=4242 \
+		PROJECT_DIR=/home/someone/mas UNIT_DIR=/home/someone/mas/unit WORKFLOWS_DIR=/home/someone/mas/workflows >"$WORK/.mas_session"
+	chmod 664 "$WORK/.mas_session"
+}
+
+# assert_session_file_ignored checks the stderr of the last run of ours: one
+# warning, naming the .mas_session and how to fix it.
+assert_session_file_ignored() {
+	is_original && return
+	[ "$stderr" = "mas: warning: ignoring $WORK/.mas_session: writable by group or others (mode 0664); fix: chmod go-w $WORK/.mas_session (or rm it)" ] || fail "$stderr"
+}
+
+# bats test_tags=original
+@test "a clone made with umask 002: the original's stale .mas_session at 0664 leaves status, send and stop working, with one warning each (issue 26)" {
+	export MAS_SESSION_MODE=isolated
+	start_team
+	stale_session_file
+	run --separate-stderr mas status
+	assert_success
+	assert_line --index 0 "Session: $TEAM"
+	assert_session_file_ignored
+	run --separate-stderr mas send 00 hello
+	assert_success
+	assert_output --partial "Message sent to 1/1 agents"
+	assert_session_file_ignored
+	[ "$(agent_input 00)" = "$(printf %q hello)" ]
+	run --separate-stderr mas stop --force
+	assert_success
+	run tmux has-session -t "=$TEAM"
+	assert_failure
+	if [[ "$(generation)" == legacy ]]; then
+		# The original at 33f2c19 removed whatever .mas_session its
+		# caller's directory held.
+		assert_file_not_exists "$WORK/.mas_session"
+	else
+		# Left as it was: mas did not write it.
+		[ "$(stat -c %a "$WORK/.mas_session")" = 664 ]
+	fi
+}
+
+# bats test_tags=original
+@test "a .mas_session naming a session that does not run is passed over without a word, as the original did" {
+	start_team
+	stale_session_file
+	chmod 600 "$WORK/.mas_session"
+	run --separate-stderr mas status
+	assert_success
+	assert_line --index 0 "Session: $TEAM"
+	[ -z "$stderr" ] || fail "$stderr"
+	run --separate-stderr mas send 00 hello
+	assert_success
+	[ "$(agent_input 00)" = "$(printf %q hello)" ]
+}
+
 # bats test_tags=original
 @test "status with no session exits 0" {
 	run --separate-stderr mas status

@@ -31,6 +31,10 @@ const (
 	MaxFileSize = 64 << 10 // bytes of one file
 )
 
+// ErrWritable is a file that its group or others may write: Read refuses
+// it, as anyone of them could have put any value in.
+var ErrWritable = errors.New("writable by group or others")
+
 // Var is one variable of a file.
 type Var struct {
 	Key, Value string
@@ -164,7 +168,7 @@ func Read(path string, allowed []string) ([]Var, error) {
 		return nil, err
 	}
 	if fi.Mode().Perm()&0o022 != 0 {
-		return nil, fmt.Errorf("%s: writable by group or others (mode %04o)", path, fi.Mode().Perm())
+		return nil, fmt.Errorf("%s: %w (mode %04o)", path, ErrWritable, fi.Mode().Perm())
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {

@@ -3,6 +3,7 @@ package envfile
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -288,7 +289,7 @@ func TestWriteAndRead(t *testing.T) {
 		t.Errorf("Read(symlink) err = %v", err)
 	}
 	os.Chmod(path, 0o620)
-	if _, err := Read(path, sessionKeys); err == nil || !strings.Contains(err.Error(), "writable by group or others (mode 0620)") {
+	if _, err := Read(path, sessionKeys); !errors.Is(err, ErrWritable) || !strings.Contains(err.Error(), "writable by group or others (mode 0620)") {
 		t.Errorf("Read(group-writable) err = %v", err)
 	}
 	os.Chmod(path, 0o644)

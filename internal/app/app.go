@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"mas/isolated"
@@ -40,6 +41,9 @@ type App struct {
 	Progress io.Writer
 
 	held *heldPidFile // set while this process is a root's background server
+	// sessionFileWarning makes the warning of an untrusted .mas_session
+	// one per process, however often sessions are selected.
+	sessionFileWarning sync.Once
 }
 
 // New returns an App whose tmux calls run the real tmux, configured from

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"mas/envfile"
 	"mas/internal/layout"
 	"mas/isolated"
 	"mas/legacy"
@@ -143,10 +144,11 @@ func (a *App) Select(ctx context.Context, hint string) (Selected, error) {
 			}
 		}
 	}
-	// A .mas_session that is there but refused (a link, a FIFO, a broken
-	// line) is reported: it names the session to act on, and a silent
-	// fallback would act on another one. It is the root's own claim, so a
-	// tmux session of its name that says it is another root's is not it.
+	// The root's .mas_session names its legacy session. It is the root's
+	// own claim, so a tmux session of its name that says it is another
+	// root's is not it. One that names no running session (the original's
+	// clones hold its stale one) is passed over, as the original did; one
+	// that cannot be trusted is passed over with a warning (untrusted).
 	name, err := legacy.RunningName(root)
 	switch {
 	case err == nil:
@@ -158,7 +160,7 @@ func (a *App) Select(ctx context.Context, hint string) (Selected, error) {
 			return pick(name)
 		}
 	case !errors.Is(err, fs.ErrNotExist):
-		return Selected{}, fmt.Errorf("project session file: %w", err)
+		a.untrusted(root, err)
 	}
 	var mas []string
 	for _, n := range slices.Sorted(maps.Keys(names)) {
@@ -176,6 +178,24 @@ func (a *App) Select(ctx context.Context, hint string) (Selected, error) {
 		mas[i] = layout.Printable(n) // for people only: see Selected.Shown
 	}
 	return Selected{}, &SeveralError{Names: mas}
+}
+
+// untrusted warns, once in the life of a, that root's .mas_session is
+// ignored for err, and says how to set it right: a file its group may
+// write (a clone of the original made with umask 002 holds the stale one
+// it committed, at 0664), a link, a FIFO, a broken line. Reading on would
+// take a name anyone may have put there; failing would stop every command
+// of a root where nobody meant the file. What comes after it in Select
+// chooses instead: the only mas-* session, or the list of several.
+func (a *App) untrusted(root string, err error) {
+	a.sessionFileWarning.Do(func() {
+		file := shellQuote(legacy.SessionFile(root))
+		fix := "rm " + file
+		if errors.Is(err, envfile.ErrWritable) {
+			fix = "chmod go-w " + file + " (or rm it)"
+		}
+		a.warnf("ignoring %v; fix: %s", err, fix)
+	})
 }
 
 // owned returns a *ForeignError when the selected tmux session says that

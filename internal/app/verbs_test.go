@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -41,7 +42,8 @@ func TestSelect(t *testing.T) {
 		{[]string{"mas-a"}, nil, "mas-tmux", "", "", "no running session mas-tmux", "a hint that does not run"},
 		{[]string{"mas-a", "mas-b"}, map[string]string{"TMUX": "/tmp/s,1,1"}, "", "", "mas-b", "", "the current tmux session ($1)"},
 		{[]string{"mas-a", "mas-b"}, nil, "", "SESSION_NAME=mas-b\n", "mas-b", "", "the project's .mas_session"},
-		{[]string{"mas-a", "mas-b"}, nil, "", "SESSION_NAME='broken\n", "", "project session file", "a broken .mas_session is reported, not skipped"},
+		{[]string{"mas-a", "mas-b"}, nil, "", "SESSION_NAME='broken\n", "", "several mas sessions are running (mas-a, mas-b)", "issue 26: a broken .mas_session is passed over (TestSelectUntrustedSessionFile)"},
+		{[]string{"mas-a"}, nil, "", "SESSION_NAME=mas-gone\n", "mas-a", "", "issue 26: a .mas_session naming a session that is gone is passed over, as the original did"},
 		// Sessions marked as another root's (the mas-x* ones, below).
 		{[]string{"mas-x1"}, nil, "", "", "mas-x1", "", "the only mas session is another root's: picked by its name, as the original did"},
 		{[]string{"mas-a", "mas-x1", "mas-x2"}, nil, "", "", "", "several mas sessions are running (mas-a, mas-x1, mas-x2)", "other roots' sessions count among several"},
@@ -69,6 +71,67 @@ func TestSelect(t *testing.T) {
 			t.Errorf("%s: got %q, %v; want an error with %q", tt.why, sel.Name, err, tt.err)
 		}
 	}
+}
+
+// TestSelectUntrustedSessionFile (issue 26): a .mas_session that cannot
+// be trusted is passed over with one warning that names it and how to
+// set it right, never an error, whatever the mode: a clone of the original
+// made with umask 002 holds its committed, stale .mas_session at 0664.
+// With mas-a and mas-b running and the file naming mas-b, passing over
+// lists both; with mas-a alone, mas-a is the one.
+func TestSelectUntrustedSessionFile(t *testing.T) {
+	good := "SESSION_NAME=mas-b\n"
+	tests := []struct {
+		make func(path string) error
+		fix  string // the fix the warning gives
+		why  string
+	}{
+		{func(p string) error { return writeMode(p, good, 0o664) }, "chmod go-w", "group-writable: a clone made with umask 002"},
+		{func(p string) error { return writeMode(p, good, 0o602) }, "chmod go-w", "writable by others"},
+		{func(p string) error {
+			target := filepath.Join(filepath.Dir(p), "elsewhere")
+			if err := writeMode(target, good, 0o600); err != nil {
+				return err
+			}
+			return os.Symlink(target, p)
+		}, "rm", "a link"},
+		{func(p string) error { return syscall.Mkfifo(p, 0o600) }, "rm", "a FIFO, never opened to block"},
+		{func(p string) error { return writeMode(p, "SESSION_NAME=$(touch pwned)\n", 0o600) }, "rm", "a line that is not a plain assignment"},
+		{func(p string) error { return writeMode(p, good+"MAS_SESSION_ID=x\n", 0o600) }, "rm", "a key it does not know"},
+	}
+	for _, tt := range tests {
+		for _, running := range [][]string{{"mas-a", "mas-b"}, {"mas-a"}} {
+			a, f, _, progress := testApp(t, map[string]string{"MAS_SESSION_MODE": "isolated"})
+			f.Add(running...)
+			file := legacy.SessionFile(a.Root())
+			if err := tt.make(file); err != nil {
+				t.Fatal(err)
+			}
+			for range 2 {
+				sel, err := a.Select(context.Background(), "")
+				var several *SeveralError
+				switch {
+				case len(running) == 2 && !errors.As(err, &several):
+					t.Errorf("%s: got %q, %v; want the list of both", tt.why, sel.Name, err)
+				case len(running) == 1 && (err != nil || sel.Name != "mas-a"):
+					t.Errorf("%s: got %q, %v; want mas-a", tt.why, sel.Name, err)
+				}
+			}
+			warning := progress.String()
+			if !strings.HasPrefix(warning, "mas: warning: ignoring "+file) || !strings.Contains(warning, "; fix: "+tt.fix+" "+file) ||
+				strings.Count(warning, "\n") != 1 {
+				t.Errorf("%s: progress %q, want one warning naming %s and %q", tt.why, warning, file, tt.fix)
+			}
+		}
+	}
+}
+
+// writeMode writes data to path with mode perm, whatever the umask.
+func writeMode(path, data string, perm os.FileMode) error {
+	if err := os.WriteFile(path, []byte(data), perm); err != nil {
+		return err
+	}
+	return os.Chmod(path, perm)
 }
 
 // TestSelectNeverReachesAnotherRootsSession: two roots hold the same id

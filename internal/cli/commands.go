@@ -10,7 +10,7 @@ var rootFlags = []flagSpec{
 func (a *App) commands() []*command {
 	return []*command{
 		{name: "init", usage: "Create unit/, workflows/ and .masrc here, the units filled from the templates",
-			flags:  []flagSpec{{long: "name", value: "NAME", usage: "project name (asked on a terminal when missing)"}},
+			flags:  []flagSpec{{long: "name", value: "NAME", usage: "project name (read from stdin when missing)"}},
 			action: a.initProject},
 		{name: "start", usage: "Start the 13 agents; MAS_SESSION_MODE=isolated (or MAS_SESSION_ID alone) gives the session a workspace of its own",
 			flags: []flagSpec{
@@ -51,7 +51,7 @@ func (a *App) commands() []*command {
 				{long: "json", usage: "print a JSON array: id, name, window, status and lines of each agent"},
 			},
 			action: a.peek},
-		{name: "stop", usage: "Stop the session (asks y/N on a terminal)",
+		{name: "stop", usage: "Stop the session (asks y/N, answered on stdin)",
 			flags:  []flagSpec{{long: "force", short: "f", usage: "do not ask"}},
 			action: a.stop},
 		{name: "attach", usage: "Attach to the session (switch to it inside tmux)",

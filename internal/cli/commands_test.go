@@ -21,7 +21,7 @@ func TestCommands(t *testing.T) {
 	tests := []struct {
 		setup  string // "running": mas-a runs; "bidi": mas-a, whose agent 00 prints bidi controls; "project": a MAS project; "isolated": one isolated session; "orphan": one whose directory is gone; "lost": one whose tmux session went away; "stopped": one stopped; "foreign": another root's session
 		args   []string
-		stdin  string // typed on a terminal when set
+		stdin  string // typed on a terminal when set; piped answers: TestAsk
 		stdout string // "~x": contains x
 		stderr string // "~x": contains x
 		err    string // "" for none; "usage: …" for a usage error
@@ -50,13 +50,14 @@ func TestCommands(t *testing.T) {
 		{"", []string{"peek"}, "", "", "", app.ErrNoSession.Error()},
 		{"", []string{"peek", "-n", "0"}, "", "", "", `usage: peek: -n "0"`},
 		{"running", []string{"stop", "-f"}, "", "", "[INFO] Stopped session mas-a\n", ""},
-		{"running", []string{"stop"}, "", "", "", "stop: not stopping mas-a without confirmation: stdin is not a terminal (use --force)"},
+		{"running", []string{"stop"}, "", "", "", "stop: not stopping mas-a without confirmation: stdin ended before an answer (answer y, or use --force)"},
 		{"running", []string{"stop"}, "n\n", "", "Stop session 'mas-a'? (y/N): [INFO] Cancelled\n", ""},
 		{"running", []string{"stop"}, "y\n", "", "~[INFO] Stopped session mas-a\n", ""},
+		{"running", []string{"stop"}, "yes\n", "", "Stop session 'mas-a'? (y/N): [INFO] Cancelled\n", ""}, // the original took y or Y only
 		{"running", []string{"attach"}, "", "", "", "not a terminal: attach from one with: tmux attach -t mas-a"},
 		{"", []string{"init", "--name", "demo"}, "", "", "~[INFO] MAS project 'demo' ready in ", ""},
 		{"", []string{"init"}, "demo\n", "", "~Project name: [INFO] MAS project 'demo' ready", ""},
-		{"", []string{"init"}, "", "", "", "usage: init: give the project name with --name NAME (stdin is not a terminal)"},
+		{"", []string{"init"}, "", "", "", "usage: init: no project name: stdin ended before an answer (give it with --name NAME)"},
 		{"project", []string{"start", "--no-attach"}, "", "~[INFO] Session: mas-demo\n[INFO] Workspace: ", "~[INFO] Session mas-demo is running; attach with: mas attach\n", ""},
 		{"project", []string{"start", "--config", "missing.json"}, "", "", "", "cannot start session: read config: "},
 		{"", []string{"session", "create", "--no-attach"}, "", "~-4", "~; attach with: mas session attach ", ""},

@@ -1,11 +1,9 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	ucli "github.com/urfave/cli/v2"
@@ -18,15 +16,14 @@ import (
 func (a *App) initProject(_ context.Context, cc *ucli.Context) error {
 	name := cc.String("name")
 	if !cc.IsSet("name") {
-		if !a.e.StdinTTY {
-			return app.Usagef("init: give the project name with --name NAME (stdin is not a terminal)")
+		answer, err := a.ask("Project name: ")
+		if errors.Is(err, errNoAnswer) {
+			return app.Usagef("init: no project name: %v (give it with --name NAME)", err)
 		}
-		fmt.Fprint(a.e.Stderr, "Project name: ")
-		line, err := bufio.NewReader(a.e.Stdin).ReadString('\n')
-		if err != nil && !errors.Is(err, io.EOF) {
-			return err
+		if err != nil {
+			return fmt.Errorf("init: %w", err)
 		}
-		name = strings.TrimSpace(line)
+		name = answer
 	}
 	if strings.TrimSpace(name) == "" {
 		return app.Usagef("init: %v", legacy.ErrNoName)

@@ -1,27 +1,29 @@
 package cli
 
 import (
-	"bufio"
 	"context"
+	"errors"
 	"fmt"
-	"strings"
 
 	ucli "github.com/urfave/cli/v2"
 )
 
-// stop stops the selected session, after a y/N question on a terminal.
+// stop stops the selected session, after a y/N question whose answer is a
+// line of stdin; only y or Y stops it, as with the original.
 func (a *App) stop(ctx context.Context, cc *ucli.Context) error {
 	sel, err := a.app.Select(ctx, "")
 	if err != nil {
 		return err
 	}
 	if !cc.Bool("force") {
-		if !a.e.StdinTTY {
-			return fmt.Errorf("stop: not stopping %s without confirmation: stdin is not a terminal (use --force)", sel.Shown())
+		answer, err := a.ask(fmt.Sprintf("Stop session '%s'? (y/N): ", sel.Shown()))
+		if errors.Is(err, errNoAnswer) {
+			return fmt.Errorf("stop: not stopping %s without confirmation: %w (answer y, or use --force)", sel.Shown(), err)
 		}
-		fmt.Fprintf(a.e.Stderr, "Stop session '%s'? (y/N): ", sel.Shown())
-		line, _ := bufio.NewReader(a.e.Stdin).ReadString('\n')
-		if answer := strings.TrimSpace(line); answer != "y" && answer != "Y" {
+		if err != nil {
+			return fmt.Errorf("stop: %w", err)
+		}
+		if answer != "y" && answer != "Y" {
 			fmt.Fprintln(a.e.Stderr, "[INFO] Cancelled")
 			return nil
 		}
