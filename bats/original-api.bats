@@ -181,7 +181,7 @@ run_like_the_api() {
 }
 
 @test "an empty MAS_SESSION_MODE with MAS_SESSION_ID is isolated; both unset stays legacy" {
-	skip_if_original "the original never read MAS_SESSION_MODE"
+	skip_if_original "MAS_SESSION_MODE is new: the original never read it"
 	cd "$ROOT"
 	MAS_SESSION_MODE="" MAS_SESSION_ID=3f0c2a9e-1b2c-4d5e-8f90-123456789abc \
 		run --separate-stderr mas start --no-attach
