@@ -172,7 +172,7 @@ interrupted() {
 	[ "$code" = 130 ] || fail "exit $code: $(cat "$BATS_TEST_TMPDIR/wait.out")"
 	tmux wait-for -S chc
 
-	run --separate-stderr mas wait --for done
+	run --separate-stderr mas wait --for "done"
 	assert_failure 2
 	[ "$stderr" = 'mas: wait: --for "done": want waiting or asking' ] || fail "$stderr"
 	run --separate-stderr mas wait --timeout soon
