@@ -6,7 +6,7 @@ load helpers
 
 setup() {
 	isolated_setup
-	skip_if_original
+	skip_if_original "issue 25: agents' activity is new; the original judged an agent by its pane's process name alone (bugs #12, #32)"
 	use_fake_claude
 }
 

@@ -12,7 +12,7 @@ setup_file() {
 
 setup() {
 	common_setup
-	skip_if_original "conventions of the rewrite (issue 16)"
+	skip_if_original "issue 16: version, completion, man page and mas env are new"
 	use_idle_agent
 }
 

@@ -5,7 +5,7 @@ load helpers
 
 setup() {
 	common_setup
-	skip_if_original "hardening of the rewrite"
+	skip_if_original "bugs #4, #5, #15: the original wrote before it checked, took any id and updated its index without a lock"
 	export ROOT="$BATS_TEST_TMPDIR/root"
 	export MAS_ROOT="$ROOT" MAS_SESSION_MODE=isolated
 	# A light agent: these tests are about files and tmux, not agents.

@@ -7,7 +7,7 @@ load helpers
 
 setup() {
 	common_setup
-	skip_if_original "issue 16: honest start and messages"
+	skip_if_original "issue 16, bugs #12, #20: the original started agents blind and called any pane that did not run clauded stopped"
 	use_stub_agent
 	export ROOT="$BATS_TEST_TMPDIR/root"
 	export MAS_ROOT="$ROOT"

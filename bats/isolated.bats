@@ -81,7 +81,7 @@ setup() { isolated_setup; }
 	assert_output 1
 }
 @test "with MAS_PANE_LOGS=1 pane output is appended to logs/agent-NN.log" {
-	skip_if_original "logs/ was never used"
+	skip_if_original "pane logs are new: the original made logs/ and never wrote to it"
 	MAS_PANE_LOGS=1 run --separate-stderr mas start --no-attach
 	local id
 	id="$(started_id)"
@@ -93,7 +93,7 @@ setup() { isolated_setup; }
 }
 
 @test "without MAS_PANE_LOGS only the lifecycle is logged" {
-	skip_if_original "logs/ was never used"
+	skip_if_original "pane logs are new: the original made logs/ and never wrote to it"
 	run --separate-stderr mas start --no-attach
 	local id
 	id="$(started_id)"
@@ -106,7 +106,7 @@ setup() { isolated_setup; }
 }
 
 @test "an agent on the PATH runs without the profile; one only the profile finds still starts" {
-	skip_if_original "the original typed the agent into a login shell"
+	skip_if_original "bug #8: the original typed cd and the agent into a login shell, which read the profile"
 	printf 'export MAS_PROFILE_READ=yes\n' >>"$HOME/.bash_profile"
 	run --separate-stderr mas session create --no-attach
 	assert_success
@@ -376,7 +376,7 @@ setup() { isolated_setup; }
 }
 
 @test "a missing tmux fails before anything is written" {
-	skip_if_original "the original wrote the workspace first"
+	skip_if_original "bug #4: the original wrote the workspace first"
 	run --separate-stderr env PATH="$BATS_TEST_TMPDIR/empty" "$MAS_BIN" start --no-attach 3>&-
 	assert_failure 1
 	[ "$stderr" = "mas: cannot create session: check tmux: tmux not found in PATH" ]

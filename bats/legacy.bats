@@ -484,7 +484,7 @@ stop_piped() {
 }
 
 @test "with MAS_PANE_LOGS=1 a legacy session appends each pane's output to logs/agent-NN.log" {
-	skip_if_original "the original has no pane logs"
+	skip_if_original "pane logs are new"
 	use_idle_agent
 	export MAS_PANE_LOGS=1
 	local round
@@ -517,7 +517,7 @@ stop_piped() {
 }
 
 @test "MAS_PANE_LOGS=1 refuses a logs directory that is a link, and starts nothing" {
-	skip_if_original "the original has no pane logs"
+	skip_if_original "pane logs are new"
 	use_idle_agent
 	mkdir "$BATS_TEST_TMPDIR/elsewhere"
 	ln -s "$BATS_TEST_TMPDIR/elsewhere" "$WORK/logs"

@@ -8,7 +8,7 @@ AGENTS="00 10 11 12 13 20 21 22 23 30 31 32 33"
 
 setup() {
 	common_setup
-	skip_if_original "the original has no session resume/rm"
+	skip_if_original "session resume and rm are new"
 	use_stub_agent
 	export ROOT="$BATS_TEST_TMPDIR/root"
 	export MAS_ROOT="$ROOT"

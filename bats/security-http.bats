@@ -7,7 +7,7 @@ load helpers
 
 setup() {
 	common_setup
-	skip_if_original "the original API was a separate TypeScript server (bug #21)"
+	skip_if_original "mas serve is new; the original's API was api/ (Hono, driven by scripts/test-original-api.sh), with no Host, Origin or token check"
 	use_stub_agent
 	export ROOT="$BATS_TEST_TMPDIR/root"
 	mkdir -p "$ROOT"

@@ -7,7 +7,7 @@ load helpers
 
 setup() {
 	common_setup
-	skip_if_original "issue 24: the original sends to NAME:WINDOW.PANE, reads no listing of panes, and has no peek"
+	skip_if_original "issue 24, bug #24: the original sends to NAME:WINDOW.PANE, reads no listing of panes, and has no peek"
 	use_stub_agent
 	export ROOT="$BATS_TEST_TMPDIR/root"
 	export MAS_ROOT="$ROOT" MAS_SESSION_MODE=isolated

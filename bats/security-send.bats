@@ -1,30 +1,31 @@
 #!/usr/bin/env bats
 # Issue 14 points 10 and 11: what send delivers, and which process the
-# background HTTP server is.
+# background HTTP server is. Where the original can run a test, it asserts
+# what the original did (with its bug number) when MAS_BIN is the
+# original, and our fix otherwise; the rest skip the original, naming its
+# bug.
 
 load helpers
+load original
 
-setup() {
-	common_setup
-	skip_if_original "hardening of the rewrite (issue 14)"
-}
+setup() { common_setup; }
 
 teardown() {
 	tmux -L x kill-server 2>/dev/null || true
 	common_teardown
 }
 
-# team starts the legacy team of stub agents in $WORK.
+# team starts the team of stub agents in $WORK (a legacy session, or the
+# isolated one the original at 6526c92 always made); TEAM is its tmux name.
 team() {
 	use_stub_agent
 	make_templates "$WORK"
-	run --separate-stderr mas start --no-attach
-	assert_success
-	wait_agents
+	start_team
 }
 
 # bats test_tags=security
 @test "a message that would end the bracketed paste is refused and reaches no agent" {
+	skip_if_original "bug #7: the original typed any text as keys"
 	team
 	local msg
 	for msg in $'ok\e[201~\rtouch pwned\r' $'\e[200~x' $'a\xc2\x9b201~b'; do
@@ -41,48 +42,90 @@ team() {
 	assert_file_not_exists "$WORK/pwned"
 }
 
-# bats test_tags=security
-@test "send 00 -- -e types -e without Enter; after the message, -- makes -e a positional, never Enter" {
+# bats test_tags=security,original
+@test "send 00 -- -e types -e without Enter; after the message, -- makes -e a positional; the original took -- for the message and tmux for its own (bugs #1, #7)" {
 	team
 	run --separate-stderr mas send 00 -- -e
 	assert_success
-	assert_output "[SUCCESS] Message sent to 1/1 agents"
-	[ "$(agent_input 00)" = "-e" ] || fail "agent 00 read $(agent_input 00)"
+	assert_output "$(tagged SUCCESS "Message sent to 1/1 agents")"
+	if is_original; then
+		# Its parser took any second word for the message (bug #1), and
+		# tmux read that -- as the end of its options, typing nothing
+		# (bug #7); -e after it was the flag: only Enter arrived.
+		[ "$(agent_input 00)" = "$(printf %q $'\r')" ] || fail "agent 00 read $(agent_input 00)"
+	else
+		[ "$(agent_input 00)" = "-e" ] || fail "agent 00 read $(agent_input 00)"
+	fi
 	run --separate-stderr mas send 00 -- --
 	assert_success
-	[ "$(agent_input 00)" = "--" ]
+	assert_output "$(tagged SUCCESS "Message sent to 1/1 agents")"
+	if is_original; then
+		[ "$(agent_input 00)" = "''" ] || fail "agent 00 read $(agent_input 00)"
+	else
+		[ "$(agent_input 00)" = "--" ]
+	fi
 	run --separate-stderr mas send 00 hi -- -e
-	assert_failure 2
-	assert_output ""
-	# A third positional: send <from> <target> <message>, whose target
-	# "hi" names no agent (issue 26).
-	[ "$stderr" = 'mas: send: "hi" names no agent: send <target> "<message>", or send <from> <target> <message>' ]
-	[ "$(agent_input 00)" = "''" ]
+	if is_original; then
+		# Words after the message: -- ignored, -e the flag.
+		assert_success
+		assert_output "$(tagged SUCCESS "Message sent to 1/1 agents")"
+		[ -z "$stderr" ] || fail "stderr: $stderr"
+		[ "$(agent_input 00)" = "$(printf %q $'hi\r')" ] || fail "agent 00 read $(agent_input 00)"
+	else
+		assert_failure 2
+		assert_output ""
+		# A third positional: send <from> <target> <message>, whose
+		# target "hi" names no agent (issue 26).
+		[ "$stderr" = 'mas: send: "hi" names no agent: send <target> "<message>", or send <from> <target> <message>' ]
+		[ "$(agent_input 00)" = "''" ]
+	fi
 }
 
-# bats test_tags=security
-@test "an agent named several ways in one target receives the text once and counts once" {
+# bats test_tags=security,original
+@test "an agent named several ways in one target receives the text once and counts once; the original typed and counted it once per name (bug #26)" {
 	team
+	# The original kept every name of its expanded list: an agent read the
+	# text, and the count grew, once per name.
 	run --separate-stderr mas send 00,00,agent-00,meta once
 	assert_success
-	assert_output "[SUCCESS] Message sent to 1/1 agents"
-	[ "$(agent_input 00)" = once ]
+	if is_original; then
+		assert_output "$(tagged SUCCESS "Message sent to 4/4 agents")"
+		[ "$(agent_input 00)" = onceonceonceonce ] || fail "agent 00 read $(agent_input 00)"
+	else
+		assert_output "[SUCCESS] Message sent to 1/1 agents"
+		[ "$(agent_input 00)" = once ]
+	fi
 	run --separate-stderr mas send design,11,agent-13 twice -e
 	assert_success
-	assert_output "[SUCCESS] Message sent to 4/4 agents"
+	local named_twice=$'twice\r'
+	if is_original; then
+		assert_output "$(tagged SUCCESS "Message sent to 6/6 agents")"
+		named_twice=$'twice\rtwice\r'
+	else
+		assert_output "[SUCCESS] Message sent to 4/4 agents"
+	fi
 	local nn
-	for nn in 10 11 12 13; do
+	for nn in 10 12; do
 		[ "$(agent_input "$nn")" = "$(printf %q $'twice\r')" ] || fail "agent $nn read $(agent_input "$nn")"
+	done
+	for nn in 11 13; do
+		[ "$(agent_input "$nn")" = "$(printf %q "$named_twice")" ] || fail "agent $nn read $(agent_input "$nn")"
 	done
 	run --separate-stderr mas send all,00 all
 	assert_success
-	assert_output "[SUCCESS] Message sent to 13/13 agents"
-	[ "$(agent_input 00)" = all ]
+	if is_original; then
+		assert_output "$(tagged SUCCESS "Message sent to 14/14 agents")"
+		[ "$(agent_input 00)" = allall ]
+	else
+		assert_output "[SUCCESS] Message sent to 13/13 agents"
+		[ "$(agent_input 00)" = all ]
+	fi
 	[ "$(agent_input 33)" = all ]
 }
 
 # bats test_tags=security
 @test "POST /message with a NUL or a paste end sequence is a 400 and reaches no agent" {
+	skip_if_original "mas serve is new; the original's API typed a message into sh -c (bug #21)"
 	team
 	start_serve "$WORK"
 	local body
@@ -116,12 +159,16 @@ iso_env() {
 # check trusted) and prints its pid; teardown ends it.
 decoy() {
 	(exec -a "sleep 1000 serve" sleep 1000) </dev/null >/dev/null 2>&1 3>&- &
-	echo $! >>"$BATS_TEST_TMPDIR/node.pids"
-	echo $!
+	local pid=$!
+	echo "$pid" >>"$BATS_TEST_TMPDIR/node.pids"
+	# Once it has become the decoy: until its exec, it is a copy of bats.
+	wait_until "the decoy runs" grep -q serve "/proc/$pid/cmdline" >&2
+	echo "$pid"
 }
 
 # bats test_tags=security
-@test "a stale .mas_http.pid naming another process is never signalled, and stop removes it" {
+@test "a stale .mas_http.pid naming another process is never signalled, and session stop removes it" {
+	skip_if_original "mas session is new (start and stop --force are pinned on both sides below)"
 	iso_env off
 	local pid
 	pid="$(decoy)"
@@ -141,8 +188,30 @@ decoy() {
 	assert_file_not_exists "$ROOT/.mas_http.pid"
 }
 
+# bats test_tags=security,original
+@test "start and stop --force never signal the process a stale .mas_http.pid names; the original took it for its server and stop killed it (bug #17)" {
+	local pid
+	pid="$(decoy)"
+	echo "$pid" >"$WORK/.mas_http.pid"
+	team
+	run --separate-stderr mas stop --force
+	assert_success
+	local out="$output"
+	if is_original; then
+		# start found the pid alive and took it for its server: no node
+		# was started (node.pids names the decoy alone). stop killed it.
+		[ "$(cat "$BATS_TEST_TMPDIR/node.pids")" = "$pid" ] || fail "node.pids: $(cat "$BATS_TEST_TMPDIR/node.pids")"
+		assert_original_stopped "$TEAM" "$pid" "$out"
+	else
+		[[ "$out$stderr" != *"HTTP server"* ]] || fail "$out$stderr"
+		kill -0 "$pid"
+		assert_file_not_exists "$WORK/.mas_http.pid"
+	fi
+}
+
 # bats test_tags=security
 @test "start replaces a stale pid file; the server's pid comes from its lock" {
+	skip_if_original "bug #17: the original trusted any live pid in its pid file"
 	iso_env
 	local decoy_pid
 	decoy_pid="$(decoy)"
@@ -173,6 +242,7 @@ decoy() {
 
 # bats test_tags=security
 @test "a .mas_http.pid hard-linked to a file outside the root is never written: no server, and start says why" {
+	skip_if_original "bug #17: the original wrote its pid file in the caller's directory, whatever it was"
 	iso_env
 	local outside="$BATS_TEST_TMPDIR/outside"
 	echo precious >"$outside"
@@ -199,6 +269,7 @@ decoy() {
 
 # bats test_tags=security
 @test "the server stays while a session of the root runs on another tmux socket; the last stop ends it" {
+	skip_if_original "bug #17: the original's stop killed the server other sessions used"
 	iso_env
 	run --separate-stderr mas session create --no-attach
 	assert_success
@@ -228,6 +299,7 @@ decoy() {
 
 # bats test_tags=security
 @test "stopping from the other socket first also leaves the server to the session on the default one" {
+	skip_if_original "bug #17: the original's stop killed the server other sessions used"
 	iso_env
 	MAS_TMUX_SOCKET=x run --separate-stderr mas session create --no-attach
 	assert_success
@@ -247,6 +319,7 @@ decoy() {
 
 # bats test_tags=security
 @test "the descriptors start hands the server never reach the panes of a tmux server it starts" {
+	skip_if_original "mas's own background server is new (the original ran node from the caller's directory, bug #17)"
 	iso_env
 	run --separate-stderr mas session create --no-attach
 	assert_success
@@ -261,29 +334,50 @@ decoy() {
 	refute_output --partial MAS_HTTP_READY_FD
 }
 
-# bats test_tags=security
-@test "a control character in a message is refused: Ctrl-C, Ctrl-Z or ESC never reach an agent" {
+# bats test_tags=security,original
+@test "a control character in a message is refused: Ctrl-C, Ctrl-Z or ESC never reach an agent; the original typed them (bug #7)" {
 	team
-	local msg
+	local msg nn
 	for msg in $'harmless\003\ntouch pwned\nx' $'hi\x1a' $'up\e[A' $'crlf\r\n'; do
 		run --separate-stderr mas send all "$msg"
-		assert_failure 2
-		assert_output ""
-		[[ "$stderr" == "mas: send: message has "*"at byte "*": cannot be typed as text" ]] || fail "$stderr"
+		if is_original; then
+			# Each byte as a key: the agents read Ctrl-C, Ctrl-Z, ESC.
+			assert_success
+			assert_output "$(tagged SUCCESS "Message sent to 13/13 agents")"
+			[ -z "$stderr" ] || fail "stderr: $stderr"
+			for nn in 00 21 33; do
+				[ "$(agent_input "$nn")" = "$(printf %q "$msg")" ] || fail "agent $nn read $(agent_input "$nn")"
+			done
+		else
+			assert_failure 2
+			assert_output ""
+			[[ "$stderr" == "mas: send: message has "*"at byte "*": cannot be typed as text" ]] || fail "$stderr"
+		fi
 	done
 	run --separate-stderr mas send 21 $'hi\003'
-	[ "$stderr" = 'mas: send: message has the control character U+0003 at byte 2, which a terminal reads as a key or a signal: cannot be typed as text' ]
-	local nn
+	if is_original; then
+		assert_success
+		[ "$(agent_input 21)" = "$(printf %q $'hi\003')" ] || fail "agent 21 read $(agent_input 21)"
+	else
+		[ "$stderr" = 'mas: send: message has the control character U+0003 at byte 2, which a terminal reads as a key or a signal: cannot be typed as text' ]
+	fi
 	for nn in 00 21 33; do
 		[ "$(agent_input "$nn")" = "''" ] || fail "agent $nn read $(agent_input "$nn")"
 	done
+	# The agents still run (the stub agent reads Ctrl-C as a byte); the
+	# original called a complete session partial (bug #11).
 	run --separate-stderr mas status
-	assert_line "Status: running"
+	if is_original; then
+		assert_line "Status: partial"
+	else
+		assert_line "Status: running"
+	fi
 	assert_file_not_exists "$WORK/pwned"
 }
 
 # bats test_tags=security
 @test "multi-line text is not typed into a pane whose agent has exited, where each line would run" {
+	skip_if_original "bug #7: the original's newlines ran each line in such a pane"
 	make_templates "$WORK"
 	# The agent exits at once: the pane is left to /bin/sh (dash), which
 	# has no bracketed paste.

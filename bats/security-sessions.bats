@@ -8,7 +8,7 @@ load helpers
 
 setup() {
 	common_setup
-	skip_if_original "hardening of the rewrite (issue 14)"
+	skip_if_original "issue 14, bugs #5, #14, #15: the original took any id, never recorded a stop and kept its index without a lock"
 	export ROOT="$BATS_TEST_TMPDIR/root"
 	export MAS_ROOT="$ROOT" MAS_SESSION_MODE=isolated
 	use_idle_agent
