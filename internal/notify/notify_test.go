@@ -51,6 +51,13 @@ func exists(path string) bool {
 	return err == nil
 }
 
+// written tells whether the line a command writes to path is all there:
+// the shell makes the file before it writes to it.
+func written(path string) bool {
+	data, err := os.ReadFile(path)
+	return err == nil && strings.HasSuffix(string(data), "\n")
+}
+
 // gone tells whether process pid has ended: no such process, or a zombie
 // nobody has reaped yet.
 func gone(pid int) bool {
@@ -134,7 +141,7 @@ func TestSlowOrFailingCommandDelaysNothing(t *testing.T) {
 	if !r.Notify(Notice{AgentID: "11", SessionName: "s", Activity: "waiting"}) {
 		t.Fatal("11 not run")
 	}
-	waitUntil(t, "the slow command hangs", func() bool { return exists(filepath.Join(dir, "child")) && exists(filepath.Join(dir, "hung")) })
+	waitUntil(t, "the slow command hangs", func() bool { return written(filepath.Join(dir, "child")) && written(filepath.Join(dir, "hung")) })
 	hung, child := readPid(t, filepath.Join(dir, "hung")), readPid(t, filepath.Join(dir, "child"))
 	if !r.Notify(Notice{AgentID: "12", SessionName: "s", Activity: "asking"}) {
 		t.Fatal("12 not run")
@@ -171,7 +178,7 @@ func TestTimeoutEndsTheGroup(t *testing.T) {
 		t.Fatal("not run")
 	}
 	child, hung := filepath.Join(dir, "child.21"), filepath.Join(dir, "hung.21")
-	waitUntil(t, "the command hangs", func() bool { return exists(child) && exists(hung) })
+	waitUntil(t, "the command hangs", func() bool { return written(child) && written(hung) })
 	waitUntil(t, "the command and its child are killed", func() bool {
 		return gone(readPid(t, hung)) && gone(readPid(t, child))
 	})
