@@ -5,7 +5,6 @@ package cli
 import (
 	"context"
 	"io"
-	"strings"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -53,81 +52,30 @@ func Run(ctx context.Context, e Env) error {
 	return New(e).run(ctx, e.Args[1:])
 }
 
-// run resolves the command named by args, checks its arguments and runs it.
+// run reads args against the spec and runs the command they name, or
+// shows the help they ask for.
 func (a *App) run(ctx context.Context, args []string) error {
-	c, path := a.root, ""
-	var names []string
 	if len(args) > 0 && args[0] == completeCommand {
 		return a.complete(args[1:])
 	}
 	if len(args) > 0 && (args[0] == "-v" || args[0] == "--version") {
 		args = append([]string{"version"}, args[1:]...)
 	}
-	for len(c.subs) > 0 {
-		switch {
-		case len(args) == 0 && c != a.root:
-			var names []string
-			for _, s := range c.subs {
-				names = append(names, s.name)
-			}
-			return app.Usagef("%s: missing subcommand (%s)", path, strings.Join(names, ", "))
-		case len(args) == 0 || isHelp(args[0]) || c == a.root && args[0] == "help" && len(args) == 1:
-			return a.writeHelp(c)
-		}
-		next := c.sub(args[0])
-		if next == nil {
-			if strings.HasPrefix(args[0], "-") {
-				return app.Usagef("unknown flag %s", args[0])
-			}
-			if c == a.root {
-				return app.Usagef("unknown command: %s", args[0])
-			}
-			return app.Usagef("%s: unknown command: %s", c.name, args[0])
-		}
-		c, args = next, args[1:]
-		names = append(names, c.name)
-		path = strings.Join(names, " ")
+	r := read(a.root, args, false)
+	switch {
+	case r.help:
+		return a.writeHelp(r.cmd)
+	case r.err != nil:
+		return r.err
 	}
-	p, err := normalize(c, path, args)
-	if err != nil {
-		return err
-	}
-	if p.help {
-		return a.writeHelp(c)
-	}
-	return a.dispatch(ctx, c, names, p.argv)
+	return a.dispatch(ctx, r)
 }
 
-// dispatch hands the normalized command line to urfave/cli, which parses
-// the flag values and calls the action.
-func (a *App) dispatch(ctx context.Context, c *command, names []string, argv []string) error {
-	var runErr error
-	leaf := &ucli.Command{
-		Name:            c.name,
-		HideHelp:        true,
-		HideHelpCommand: true,
-		OnUsageError: func(_ *ucli.Context, err error, _ bool) error {
-			return &app.UsageError{Msg: err.Error()}
-		},
-		Action: func(cc *ucli.Context) error {
-			runErr = c.action(ctx, cc)
-			return nil
-		},
-	}
-	for _, f := range c.flags {
-		var aliases []string
-		if f.short != "" {
-			aliases = []string{f.short}
-		}
-		if f.value != "" {
-			leaf.Flags = append(leaf.Flags, &ucli.StringFlag{Name: f.long, Aliases: aliases, Usage: f.usage})
-		} else {
-			leaf.Flags = append(leaf.Flags, &ucli.BoolFlag{Name: f.long, Aliases: aliases, Usage: f.usage})
-		}
-	}
-	cmd := leaf
-	for i := len(names) - 2; i >= 0; i-- {
-		cmd = &ucli.Command{Name: names[i], HideHelp: true, HideHelpCommand: true, Subcommands: []*ucli.Command{cmd}}
+// dispatch hands the command line r read to urfave/cli, which parses the
+// flag values and calls the command's action.
+func (a *App) dispatch(ctx context.Context, r *reading) error {
+	onUsageError := func(_ *ucli.Context, err error, _ bool) error {
+		return &app.UsageError{Msg: err.Error()}
 	}
 	capp := &ucli.App{
 		Name:            "mas",
@@ -137,13 +85,41 @@ func (a *App) dispatch(ctx context.Context, c *command, names []string, argv []s
 		Writer:          a.e.Stdout,
 		ErrWriter:       a.e.Stderr,
 		ExitErrHandler:  func(*ucli.Context, error) {},
-		OnUsageError: func(_ *ucli.Context, err error, _ bool) error {
-			return &app.UsageError{Msg: err.Error()}
-		},
-		Commands: []*ucli.Command{cmd},
+		OnUsageError:    onUsageError,
+		Commands:        urfaveCommands(a.root.subs, onUsageError),
 	}
-	if err := capp.RunContext(ctx, append(append([]string{"mas"}, names...), argv...)); err != nil {
-		return err
+	return capp.RunContext(ctx, append(append([]string{"mas"}, r.names...), r.argv()...))
+}
+
+// urfaveCommands are cmds as urfave/cli commands: their flags, their
+// subcommands and their actions. urfave/cli shows no help of its own; the
+// command line it is given has been read against the same spec.
+func urfaveCommands(cmds []*command, onUsageError ucli.OnUsageErrorFunc) []*ucli.Command {
+	var out []*ucli.Command
+	for _, c := range cmds {
+		uc := &ucli.Command{
+			Name:            c.name,
+			HideHelp:        true,
+			HideHelpCommand: true,
+			OnUsageError:    onUsageError,
+			Subcommands:     urfaveCommands(c.subs, onUsageError),
+		}
+		if c.action != nil {
+			action := c.action
+			uc.Action = func(cc *ucli.Context) error { return action(cc.Context, cc) }
+		}
+		for _, f := range c.flags {
+			var aliases []string
+			if f.short != "" {
+				aliases = []string{f.short}
+			}
+			if f.value != "" {
+				uc.Flags = append(uc.Flags, &ucli.StringFlag{Name: f.long, Aliases: aliases, Usage: f.usage})
+			} else {
+				uc.Flags = append(uc.Flags, &ucli.BoolFlag{Name: f.long, Aliases: aliases, Usage: f.usage})
+			}
+		}
+		out = append(out, uc)
 	}
-	return runErr
+	return out
 }

@@ -33,117 +33,103 @@ func (a *App) complete(words []string) error {
 
 // candidates are the completions of the last of words (the words after
 // the program's name; the last one is being typed and may be empty),
-// those that begin with it, or [filesDirective].
+// those that begin with it, or [filesDirective]. The words before it are
+// read as a run reads them.
 func (a *App) candidates(words []string) []string {
 	if len(words) == 0 {
 		words = []string{""}
 	}
-	cur, done := words[len(words)-1], words[:len(words)-1]
-	c := a.root
-	for len(c.subs) > 0 && len(done) > 0 {
-		next := c.sub(done[0])
-		if next == nil {
-			return nil
-		}
-		c, done = next, done[1:]
-	}
-	if len(c.subs) > 0 {
-		var names []string
-		for _, s := range c.subs {
-			names = append(names, s.name)
-		}
-		if c == a.root && strings.HasPrefix(cur, "-") {
-			names = flagNames(c.flags)
-		}
-		return withPrefix(names, cur)
-	}
-	// The leaf command: which positional or flag value is being typed.
-	var pos []string
-	var pending *flagSpec
-	dashdash := false
-	for _, w := range done {
-		switch {
-		case pending != nil:
-			pending = nil
-		case dashdash || len(pos) < c.literal:
-			pos = append(pos, w)
-		case w == "--":
-			dashdash = true
-		case strings.HasPrefix(w, "-") && len(w) > 1:
-			name, _, hasValue := strings.Cut(strings.TrimLeft(w, "-"), "=")
-			if f, ok := c.lookupFlag(name); ok && f.value != "" && !hasValue {
-				pending = &f
-			}
-		default:
-			pos = append(pos, w)
-		}
-	}
-	if pending != nil {
-		return a.flagValues(*pending, cur, "")
-	}
-	if !dashdash && len(pos) >= c.literal && strings.HasPrefix(cur, "-") {
-		if name, value, ok := strings.Cut(cur, "="); ok {
-			if f, found := c.lookupFlag(strings.TrimLeft(name, "-")); found && f.value != "" {
-				return a.flagValues(f, value, name+"=")
-			}
-			return nil
-		}
-		return withPrefix(flagNames(c.flags), cur)
-	}
-	if len(pos) >= len(c.args) {
+	cur := words[len(words)-1]
+	r := read(a.root, words[:len(words)-1], true)
+	c := r.cmd
+	switch {
+	case len(c.subs) > 0 && (r.help || r.err != nil):
+		return nil // a word that names no command
+	case len(c.subs) > 0:
+		return a.subcommands(c, cur)
+	case r.pending != nil:
+		return a.flagValues(*r.pending, cur, "")
+	case !r.dashdash && len(r.pos) >= c.literal && strings.HasPrefix(cur, "-"):
+		return a.flagCandidates(c, cur)
+	case len(r.pos) >= len(c.args):
 		return nil
 	}
-	switch c.args[len(pos)] {
-	case "<target>", "[target]":
-		return targets(cur)
-	case "<id>", "[<id>]":
-		// Of session: stopping or attaching a stopped session fails, and
-		// so does resuming an active one.
-		status := map[string]string{"stop": "active", "attach": "active", "resume": "stopped"}[c.name]
-		return a.sessionRefs(cur, status)
-	case "<shell>":
-		return withPrefix(completionShells, cur)
-	case "[command]":
-		var names []string
-		for _, s := range a.root.subs {
-			names = append(names, s.name)
-		}
-		return withPrefix(names, cur)
-	case "[subcommand]":
-		if p := a.root.sub(pos[len(pos)-1]); p != nil {
-			var names []string
-			for _, s := range p.subs {
-				names = append(names, s.name)
-			}
-			return withPrefix(names, cur)
-		}
+	return a.values(c.args[len(r.pos)].kind, r.pos, cur)
+}
+
+// subcommands completes a command name under c; at the top, a word that
+// begins with a dash is a flag of mas itself.
+func (a *App) subcommands(c *command, cur string) []string {
+	if c == a.root && strings.HasPrefix(cur, "-") {
+		return withPrefix(flagNames(c.flags), cur)
+	}
+	return withPrefix(c.subNames(), cur)
+}
+
+// flagCandidates completes a flag of c: its names, or the value after
+// "--flag=".
+func (a *App) flagCandidates(c *command, cur string) []string {
+	name, value, ok := strings.Cut(cur, "=")
+	if !ok {
+		return withPrefix(flagNames(c.flags), cur)
+	}
+	if f, found := c.lookupFlag(strings.TrimLeft(name, "-")); found && f.value != "" {
+		return a.flagValues(f, value, name+"=")
 	}
 	return nil
 }
 
 // flagValues completes the value of f; prefix ("--shell=") is put back
-// in front of each candidate.
+// in front of each candidate. A file is left to the shell, which cannot
+// be asked to after "--config=".
 func (a *App) flagValues(f flagSpec, cur, prefix string) []string {
-	var values []string
-	switch f.long {
-	case "shell":
-		values = []string{"bash", "zsh", "posix", "fish"}
-	case "window":
-		for _, w := range roster.Windows() {
-			values = append(values, w.Name)
-		}
-	case "unit":
-		values = targets(cur)
-	case "config":
-		if prefix == "" {
-			return []string{filesDirective}
-		}
+	if f.kind == fileArg && prefix != "" {
+		return nil
 	}
 	var out []string
-	for _, v := range withPrefix(values, cur) {
+	for _, v := range a.values(f.kind, nil, cur) {
 		out = append(out, prefix+v)
 	}
 	return out
+}
+
+// values completes a word of kind; before are the positionals given
+// before it.
+func (a *App) values(kind argKind, before []string, cur string) []string {
+	switch kind {
+	case targetArg:
+		return targets(cur)
+	case sessionArg:
+		return a.sessionRefs(cur, "")
+	case activeSessionArg:
+		return a.sessionRefs(cur, "active")
+	case stoppedSessionArg:
+		return a.sessionRefs(cur, "stopped")
+	case scriptShellArg:
+		return withPrefix(completionShells, cur)
+	case envShellArg:
+		return withPrefix(envShells, cur)
+	case windowArg:
+		return withPrefix(windowNames(), cur)
+	case fileArg:
+		return []string{filesDirective}
+	case commandArg:
+		return withPrefix(a.root.subNames(), cur)
+	case subcommandArg:
+		if p := a.root.sub(before[len(before)-1]); p != nil {
+			return withPrefix(p.subNames(), cur)
+		}
+	}
+	return nil
+}
+
+// windowNames are the names of the team's windows, in creation order.
+func windowNames() []string {
+	var names []string
+	for _, w := range roster.Windows() {
+		names = append(names, w.Name)
+	}
+	return names
 }
 
 // targets completes a send target: one part of a comma-separated list,
@@ -238,8 +224,12 @@ func contains(s []string, v string) bool {
 	return false
 }
 
-// completionShells are the shells "mas completion" writes a script for.
-var completionShells = []string{"bash", "zsh", "fish"}
+// completionShells are the shells "mas completion" writes a script for;
+// envShells those "mas env --shell" writes for.
+var (
+	completionShells = []string{"bash", "zsh", "fish"}
+	envShells        = []string{"bash", "zsh", "posix", "fish"}
+)
 
 // completion prints the completion script for the shell named.
 func (a *App) completion(_ context.Context, cc *ucli.Context) error {

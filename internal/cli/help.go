@@ -12,15 +12,11 @@ import (
 
 // help prints the whole help, or that of the command named by the arguments.
 func (a *App) help(_ context.Context, cc *ucli.Context) error {
-	c := a.root
-	for _, name := range cc.Args().Slice() {
-		next := c.sub(name)
-		if next == nil {
-			return app.Usagef("help: unknown command: %s", strings.TrimSpace(strings.Join(cc.Args().Slice(), " ")))
-		}
-		c = next
+	r := &reading{cmd: a.root}
+	if rest := r.descend(cc.Args().Slice()); len(rest) > 0 || r.help || r.err != nil {
+		return app.Usagef("help: unknown command: %s", strings.TrimSpace(strings.Join(cc.Args().Slice(), " ")))
 	}
-	return a.writeHelp(c)
+	return a.writeHelp(r.cmd)
 }
 
 // writeHelp prints the help of c (the root: every command) to stdout.

@@ -19,7 +19,7 @@ import (
 // TestSendDoubleDash pins the documented "--" rule for a command whose
 // positionals are literal (issue 14 point 10).
 func TestSendDoubleDash(t *testing.T) {
-	send := newTestApp().root.sub("send")
+	root := newTestApp().root
 	tests := []struct {
 		in  []string
 		out []string // nil: a usage error
@@ -41,12 +41,12 @@ func TestSendDoubleDash(t *testing.T) {
 		{[]string{"11", "10", "hi", "there"}, nil, "a fourth positional"},
 	}
 	for _, tt := range tests {
-		p, err := normalize(send, "send", tt.in)
-		switch {
+		r := read(root, append([]string{"send"}, tt.in...), false)
+		switch err := r.err; {
 		case tt.out == nil && !isUsage(err):
-			t.Errorf("send %q: got %q, %v; want a usage error (%s)", tt.in, p.argv, err, tt.why)
-		case tt.out != nil && (err != nil || !slices.Equal(p.argv, tt.out)):
-			t.Errorf("send %q: got %q, %v; want %q (%s)", tt.in, p.argv, err, tt.out, tt.why)
+			t.Errorf("send %q: got %q, %v; want a usage error (%s)", tt.in, r.argv(), err, tt.why)
+		case tt.out != nil && (err != nil || !slices.Equal(r.argv(), tt.out)):
+			t.Errorf("send %q: got %q, %v; want %q (%s)", tt.in, r.argv(), err, tt.out, tt.why)
 		}
 	}
 }

@@ -89,19 +89,15 @@ func TestNormalize(t *testing.T) {
 		{[]string{"env"}, []string{"--json", "--", "-weird"}, []string{"--json", "--", "-weird"}, "-- ends the flags"},
 	}
 	for _, tt := range tests {
-		c := cmds
-		for _, n := range tt.path {
-			c = c.sub(n)
-		}
-		p, err := normalize(c, strings.Join(tt.path, " "), tt.in)
+		r := read(cmds, append(slices.Clone(tt.path), tt.in...), false)
 		if tt.out == nil {
-			if err == nil {
-				t.Errorf("%v: got %q, want an error (%s)", tt.in, p.argv, tt.why)
+			if r.err == nil {
+				t.Errorf("%v: got %q, want an error (%s)", tt.in, r.argv(), tt.why)
 			}
 			continue
 		}
-		if err != nil || !slices.Equal(p.argv, tt.out) {
-			t.Errorf("%v: got %q, %v; want %q (%s)", tt.in, p.argv, err, tt.out, tt.why)
+		if r.err != nil || !slices.Equal(r.argv(), tt.out) {
+			t.Errorf("%v: got %q, %v; want %q (%s)", tt.in, r.argv(), r.err, tt.out, tt.why)
 		}
 	}
 }
