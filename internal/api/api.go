@@ -18,6 +18,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"mas/isolated"
 )
 
 //go:embed web
@@ -57,7 +59,7 @@ type Backend interface {
 	Output(ctx context.Context, ref, agent, lines string) (*Output, error)
 	// Status describes a session: the one named ("" for the one the
 	// command line would pick).
-	Status(ctx context.Context, session string) (any, error)
+	Status(ctx context.Context, session string) (*Status, error)
 	// Connect tells how to attach to a running session, in the original
 	// API's shape; it attaches nothing.
 	Connect(ctx context.Context, ref string, r ConnectRequest) (*Connection, error)
@@ -108,31 +110,19 @@ type Session struct {
 	// /sessions/{id} only: StartedAt is CreatedAt; AgentCount how many
 	// agents' programs run (as Agents says "running"); HTTPServerStatus
 	// "running", said by the server that answers for the session's root.
-	StartedAt        string    `json:"startedAt,omitempty"`
-	AgentCount       *int      `json:"agentCount,omitempty"`
-	HTTPServerStatus string    `json:"httpServerStatus,omitempty"`
-	UnitDir          string    `json:"unitDir,omitempty"`
-	WorkflowsDir     string    `json:"workflowsDir,omitempty"`
-	Config           *string   `json:"config,omitempty"`
-	Logs             []string  `json:"logs,omitempty"`
-	Units            []string  `json:"units,omitempty"`
-	Metadata         *Metadata `json:"metadata,omitempty"`
+	StartedAt        string   `json:"startedAt,omitempty"`
+	AgentCount       *int     `json:"agentCount,omitempty"`
+	HTTPServerStatus string   `json:"httpServerStatus,omitempty"`
+	UnitDir          string   `json:"unitDir,omitempty"`
+	WorkflowsDir     string   `json:"workflowsDir,omitempty"`
+	Config           *string  `json:"config,omitempty"`
+	Logs             []string `json:"logs,omitempty"`
+	Units            []string `json:"units,omitempty"`
+	// Metadata is the session's metadata.json.
+	Metadata *isolated.Metadata `json:"metadata,omitempty"`
 	// Agents are its agents while it runs, in roster order: in GET
 	// /sessions/{id} only.
 	Agents []Agent `json:"agents,omitempty"`
-}
-
-// Metadata is a session's metadata.json.
-type Metadata struct {
-	SessionID    string `json:"sessionId"`
-	SessionName  string `json:"sessionName"`
-	WorkingDir   string `json:"workingDir"`
-	StartedAt    string `json:"startedAt"`
-	Status       string `json:"status"`
-	Mode         string `json:"mode"`
-	UnitDir      string `json:"unitDir"`
-	WorkflowsDir string `json:"workflowsDir"`
-	LastActivity string `json:"lastActivity,omitempty"` // the last event of any agent (ISO-8601)
 }
 
 // MessageRequest is the body of POST /message.
@@ -232,6 +222,44 @@ type AgentSeat struct {
 	Status string `json:"status"`
 	Window string `json:"window"`
 	Pane   int    `json:"pane"` // its position in its window, from 0
+}
+
+// Status is the answer to GET /status: a session's status, as status
+// --json shows it.
+type Status struct {
+	Session    string         `json:"session"`
+	Status     string         `json:"status"` // running, partial or stopped
+	HTTPServer HTTPStatus     `json:"httpServer"`
+	StartedAt  string         `json:"startedAt,omitempty"`
+	Workspace  string         `json:"workspace,omitempty"`
+	Windows    []WindowStatus `json:"windows,omitempty"`
+	Agents     []AgentStatus  `json:"agents,omitempty"`
+}
+
+// HTTPStatus tells whether the root's background server runs.
+type HTTPStatus struct {
+	Running bool `json:"running"`
+	PID     int  `json:"pid,omitempty"`
+}
+
+// WindowStatus is one window of a Status.
+type WindowStatus struct {
+	Name  string `json:"name"`
+	Panes int    `json:"panes"`
+}
+
+// AgentStatus is one agent of a Status: an Agent with its pane and its
+// own conversation id.
+type AgentStatus struct {
+	ID            string `json:"id"`
+	Name          string `json:"name"`
+	Status        string `json:"status"`
+	Window        string `json:"window"`
+	Pane          string `json:"pane,omitempty"`
+	Activity      string `json:"activity"`
+	ActivitySince string `json:"activitySince,omitempty"`
+	Message       string `json:"message,omitempty"`
+	Conversation  string `json:"conversation,omitempty"`
 }
 
 // Options say how a Server checks who asks.

@@ -157,8 +157,8 @@ func (f *fake) Agents(_ context.Context, ref string) (*SessionAgents, error) {
 		Agents: []AgentSeat{{AgentID: "11", Name: "UI Designer", Status: "running", Window: "design", Pane: 1}}}, nil
 }
 
-func (f *fake) Status(context.Context, string) (any, error) {
-	return map[string]string{"status": "running"}, f.err
+func (f *fake) Status(context.Context, string) (*Status, error) {
+	return &Status{Status: "running"}, f.err
 }
 
 func do(t *testing.T, h http.Handler, method, path, body string, header ...string) (int, map[string]any) {

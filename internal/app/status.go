@@ -168,3 +168,15 @@ func (sel Selected) ActivityDir() string {
 	}
 	return ""
 }
+
+// runningAgents counts the agents whose program runs among a tmux
+// session's panes, as the original's agentCount counted them.
+func (a *App) runningAgents(panes []layout.PaneInfo) int {
+	n := 0
+	for _, p := range layout.AgentPanes(panes) {
+		if layout.AgentState(p, a.UserShell()) == layout.Running {
+			n++
+		}
+	}
+	return n
+}

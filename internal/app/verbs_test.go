@@ -197,7 +197,7 @@ func TestSelectNeverReachesAnotherRootsSession(t *testing.T) {
 		if _, err := backend.Output(ctx, s.ID, "", ""); !errors.Is(err, api.ErrConflict) {
 			t.Errorf("%s: GET /sessions/{id}/output: %v, want a conflict (known, not running)", tt.why, err)
 		}
-		if st, err := backend.Status(ctx, s.ID); err != nil || st.(Status).Status != "stopped" {
+		if st, err := backend.Status(ctx, s.ID); err != nil || st.Status != "stopped" {
 			t.Errorf("%s: GET /status?session=: %+v, %v; want stopped", tt.why, st, err)
 		}
 		if err := a.Attach(ctx, s.Name, "", loaded.Owner()); !errors.As(err, new(*ForeignError)) || !strings.Contains(err.Error(), tt.want) {
@@ -495,17 +495,17 @@ func TestBackend(t *testing.T) {
 	if _, err := b.Message(ctx, api.MessageRequest{Target: "00", Message: "hi", Session: "mas-gone"}); !errors.Is(err, api.ErrNotFound) {
 		t.Errorf("session not running: %v", err)
 	}
-	if st, err := b.Status(ctx, run.TmuxSession); err != nil || st.(Status).Status != "running" {
+	if st, err := b.Status(ctx, run.TmuxSession); err != nil || st.Status != "running" {
 		t.Errorf("status: %+v, %v", st, err)
 	}
-	if st, err := b.Status(ctx, "mas-gone"); err != nil || st.(Status).Status != "stopped" {
+	if st, err := b.Status(ctx, "mas-gone"); err != nil || st.Status != "stopped" {
 		t.Errorf("status of a stopped session: %+v, %v", st, err)
 	}
 	stopped, err := b.Stop(ctx, run.SessionID)
 	if err != nil || stopped.Status != "stopped" || f.Has(run.TmuxSession) {
 		t.Errorf("stop: %+v, %v", stopped, err)
 	}
-	if st, err := b.Status(ctx, ""); err != nil || st.(Status).Status != "stopped" {
+	if st, err := b.Status(ctx, ""); err != nil || st.Status != "stopped" {
 		t.Errorf("status with no session: %+v, %v", st, err)
 	}
 }
