@@ -1,5 +1,8 @@
-// Package cli is the command line of mas: the command specs, and one file
-// per command that reads its flags, calls a verb of package app and prints.
+// Package cli is the command line of mas. Each command is one file,
+// cmd_<name>.go: its spec (positionals, flags, help text) beside its
+// action, which calls a verb of package app and prints. spec.go reads a
+// command line against the specs, once, for the run, help and completion;
+// urfave/cli parses the flag values and calls the action.
 package cli
 
 import (
@@ -43,7 +46,7 @@ func New(e Env) *App {
 // newApp is the command line of e over the verbs of verbs.
 func newApp(e Env, verbs *app.App) *App {
 	a := &App{e: e, app: verbs}
-	a.root = &command{name: "mas", subs: a.commands(), flags: rootFlags}
+	a.root = &command{name: "mas", subs: commands, flags: rootFlags}
 	return a
 }
 
@@ -86,15 +89,16 @@ func (a *App) dispatch(ctx context.Context, r *reading) error {
 		ErrWriter:       a.e.Stderr,
 		ExitErrHandler:  func(*ucli.Context, error) {},
 		OnUsageError:    onUsageError,
-		Commands:        urfaveCommands(a.root.subs, onUsageError),
+		Commands:        a.urfaveCommands(a.root.subs, onUsageError),
 	}
 	return capp.RunContext(ctx, append(append([]string{"mas"}, r.names...), r.argv()...))
 }
 
 // urfaveCommands are cmds as urfave/cli commands: their flags, their
-// subcommands and their actions. urfave/cli shows no help of its own; the
-// command line it is given has been read against the same spec.
-func urfaveCommands(cmds []*command, onUsageError ucli.OnUsageErrorFunc) []*ucli.Command {
+// subcommands and their actions, run by a. urfave/cli shows no help of
+// its own; the command line it is given has been read against the same
+// spec.
+func (a *App) urfaveCommands(cmds []*command, onUsageError ucli.OnUsageErrorFunc) []*ucli.Command {
 	var out []*ucli.Command
 	for _, c := range cmds {
 		uc := &ucli.Command{
@@ -102,11 +106,11 @@ func urfaveCommands(cmds []*command, onUsageError ucli.OnUsageErrorFunc) []*ucli
 			HideHelp:        true,
 			HideHelpCommand: true,
 			OnUsageError:    onUsageError,
-			Subcommands:     urfaveCommands(c.subs, onUsageError),
+			Subcommands:     a.urfaveCommands(c.subs, onUsageError),
 		}
 		if c.action != nil {
 			action := c.action
-			uc.Action = func(cc *ucli.Context) error { return action(cc.Context, cc) }
+			uc.Action = func(cc *ucli.Context) error { return action(a, cc.Context, cc) }
 		}
 		for _, f := range c.flags {
 			var aliases []string

@@ -11,6 +11,13 @@ import (
 	"mas/internal/app"
 )
 
+var cmdPeek = &command{name: "peek", args: []arg{optional(targetArg, "[target]")}, usage: "Show the last lines of the screens of the agents a target names (all 13 without one)",
+	flags: []flagSpec{
+		{long: "lines", short: "n", value: "LINES", usage: "lines of each agent, 1 to 2000 (default 20)"},
+		{long: "json", usage: "print a JSON array: id, name, window, status and lines of each agent"},
+	},
+	action: (*App).peek}
+
 // peek prints the last lines of the screens of the agents a target names
 // (all of them without one), each block headed by the agent.
 func (a *App) peek(ctx context.Context, cc *ucli.Context) error {

@@ -6,6 +6,10 @@ import (
 	ucli "github.com/urfave/cli/v2"
 )
 
+var cmdServe = &command{name: "serve", usage: "Serve the HTTP API",
+	flags:  []flagSpec{{long: "addr", value: "HOST:PORT", usage: "listen address (default 127.0.0.1:8765)"}},
+	action: (*App).serve}
+
 // serve serves the HTTP API in the foreground.
 func (a *App) serve(ctx context.Context, cc *ucli.Context) error {
 	return a.app.Serve(ctx, cc.String("addr"))

@@ -8,6 +8,10 @@ import (
 	ucli "github.com/urfave/cli/v2"
 )
 
+var cmdStop = &command{name: "stop", usage: "Stop the session (asks y/N, answered on stdin)",
+	flags:  []flagSpec{{long: "force", short: "f", usage: "do not ask"}},
+	action: (*App).stop}
+
 // stop stops the selected session, after a y/N question whose answer is a
 // line of stdin; only y or Y stops it, as with the original.
 func (a *App) stop(ctx context.Context, cc *ucli.Context) error {

@@ -12,6 +12,10 @@ import (
 	"mas/legacy"
 )
 
+var cmdInit = &command{name: "init", usage: "Create unit/, workflows/ and .masrc here, the units filled from the templates",
+	flags:  []flagSpec{{long: "name", value: "NAME", usage: "project name (read from stdin when missing)"}},
+	action: (*App).initProject}
+
 // initProject makes the working directory a MAS project.
 func (a *App) initProject(_ context.Context, cc *ucli.Context) error {
 	name := cc.String("name")

@@ -10,6 +10,9 @@ import (
 	"mas/internal/app"
 )
 
+var cmdHelp = &command{name: "help", args: []arg{optional(commandArg, "[command]"), optional(subcommandArg, "[subcommand]")}, usage: "Show this help, or the help of one command",
+	action: (*App).help}
+
 // help prints the whole help, or that of the command named by the arguments.
 func (a *App) help(_ context.Context, cc *ucli.Context) error {
 	r := &reading{cmd: a.root}

@@ -12,6 +12,14 @@ import (
 	"mas/isolated"
 )
 
+var cmdEnv = &command{name: "env", args: []arg{required(sessionArg, "<id>")}, usage: `Print a session's variables: vars=$(mas env ID) && eval "$vars"`,
+	flags: []flagSpec{
+		{long: "shell", value: "SHELL", kind: envShellArg, usage: "bash, zsh, posix or fish (default posix)"},
+		{long: "unset", usage: "print the commands that remove the variables"},
+		{long: "json", usage: "print a JSON object"},
+	},
+	action: (*App).envCommand}
+
 // envCommand prints a session's variables for eval. Everything is built
 // before anything is written, so that a failure leaves stdout empty and
 // `vars=$(mas env ID) && eval "$vars"` evaluates nothing.

@@ -14,6 +14,14 @@ import (
 	"mas/internal/app"
 )
 
+var cmdWait = &command{name: "wait", args: []arg{optional(targetArg, "[target]")}, usage: "Wait until the agents a target names (all 13 without one) need a person: their turn ended, or they ask",
+	flags: []flagSpec{
+		{long: "for", value: "ACTIVITY", usage: "wait for this activity only: waiting (turn ended) or asking (a dialog)"},
+		{long: "timeout", value: "DURATION", usage: "give up after DURATION (90s, 5m, or seconds), exit 1"},
+		{long: "json", usage: "print the agents as JSON, as status --detail --json does"},
+	},
+	action: (*App).wait}
+
 // wait blocks until every agent a target names (all 13 without one) needs
 // a person, then prints them, one line each: "21 waiting", "22 asking:
 // permission to use Bash".

@@ -12,6 +12,20 @@ import (
 	"mas/internal/roster"
 )
 
+// cmdSend: "send <from> <target> <message>" is the later versions' form;
+// its third positional, like any after the first two, is positional only
+// when it does not look like a flag, or after "--": "send 00 hi -e" is
+// still the two-positional form.
+var cmdSend = &command{name: "send", args: []arg{required(targetArg, "<target>"), required(textArg, "<message>"), optional(textArg, "[message]")}, literal: 2,
+	shown: []string{"[<from>]", "<target>", "<message>"},
+	usage: "Type a message into the input of the agents a target names; sent from an agent's pane, or with <from>, it begins with [From: Agent NN]",
+	flags: []flagSpec{
+		{long: "execute", short: "e", usage: "press Enter after the message, submitting it"},
+		{long: "no-execute", short: "n", usage: "only type the message (the default)"},
+		{long: "force", short: "f", usage: "send even to an agent that is asking a person (the text answers its dialog)"},
+	},
+	action: (*App).send}
+
 // send types a message into the agents a target names: "send <target>
 // <message>", or "send <from> <target> <message>" (the bash tool's later
 // form). A message from an agent, named by <from> or by the agent's pane

@@ -8,6 +8,9 @@ import (
 	ucli "github.com/urfave/cli/v2"
 )
 
+var cmdMan = &command{name: "man", usage: "Print this manual as a roff man page: mas man | man -l -",
+	action: (*App).man}
+
 // man prints the manual page mas(1), generated from the same command specs
 // as help. (urfave/cli's ToMan, through go-md2man, drops the positional
 // arguments, shows each flag's placeholder as its default and sorts the

@@ -9,6 +9,8 @@ import (
 	ucli "github.com/urfave/cli/v2"
 )
 
+var cmdVersion = &command{name: "version", usage: "Print the version, and the commit and date it was built from", action: (*App).version}
+
 // version prints "mas version <v>" (a line scripts parse) and where the
 // binary comes from: the commit and its date, or how it was built.
 func (a *App) version(context.Context, *ucli.Context) error {

@@ -13,6 +13,13 @@ import (
 	"mas/internal/app"
 )
 
+var cmdStatus = &command{name: "status", usage: "Show whether the session and its agents are running",
+	flags: []flagSpec{
+		{long: "detail", usage: "add start time, workspace, windows and one line per agent"},
+		{long: "json", usage: "print the same data as JSON"},
+	},
+	action: (*App).status}
+
 // status prints whether the selected session and its agents run.
 func (a *App) status(ctx context.Context, cc *ucli.Context) error {
 	sel, err := a.app.Select(ctx, "")

@@ -11,6 +11,14 @@ import (
 	"mas/legacy"
 )
 
+var cmdStart = &command{name: "start", usage: "Start the 13 agents; MAS_SESSION_MODE=isolated (or MAS_SESSION_ID alone) gives the session a workspace of its own",
+	flags: []flagSpec{
+		{long: "config", value: "FILE", kind: fileArg, usage: "JSON file whose prompts are sent to the agents once they are ready"},
+		{long: "skip-init", usage: "do not fill a missing unit directory from the templates"},
+		{long: "no-attach", usage: "do not attach to the session afterwards"},
+	},
+	action: (*App).start}
+
 // start starts a session in the mode app.Env.SessionMode decides.
 func (a *App) start(ctx context.Context, cc *ucli.Context) error {
 	mode, err := a.app.SessionMode()

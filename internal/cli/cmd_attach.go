@@ -10,6 +10,10 @@ import (
 	"mas/internal/layout"
 )
 
+var cmdAttach = &command{name: "attach", usage: "Attach to the session (switch to it inside tmux)",
+	flags:  []flagSpec{{long: "window", short: "w", value: "W", kind: windowArg, usage: "window to show: meta, design, development or business"}},
+	action: (*App).attachCommand}
+
 // attachCommand attaches to the selected session.
 func (a *App) attachCommand(ctx context.Context, cc *ucli.Context) error {
 	sel, err := a.app.Select(ctx, "")

@@ -10,6 +10,10 @@ import (
 	"mas/internal/roster"
 )
 
+var cmdList = &command{name: "list", usage: "List the agents, or those a target names",
+	flags:  []flagSpec{{long: "unit", short: "u", value: "TARGET", kind: targetArg, usage: "only the agents of TARGET (same forms as send)"}},
+	action: (*App).list}
+
 // list prints the roster, byte for byte as the bash tool did. With -u only
 // the agents the target names, in its order; parts of the target that name
 // no agent are reported on stderr, and the exit status stays 0 as before.
