@@ -14,9 +14,10 @@ import (
 	"mas/internal/app"
 )
 
-// Env is everything a run of the command line reads from the outside
-// world.
-type Env struct {
+// IO is what a run of the command line reads from and writes to the
+// outside world, passed in as values: its arguments, environment, streams
+// and working directory.
+type IO struct {
 	Args    []string // the command line, the program's name first
 	Getenv  func(string) string
 	Environ func() []string
@@ -31,52 +32,52 @@ type Env struct {
 	Version             string
 }
 
-// App is the command line of mas over the verbs of app.
-type App struct {
-	e    Env
+// CommandLine is the command line of mas over the verbs of app.
+type CommandLine struct {
+	io   IO
 	app  *app.App
 	root *command
 }
 
 // New returns the command line of e, its tmux calls going to the real tmux.
-func New(e Env) *App {
-	return newApp(e, app.New(app.Env{Getenv: e.Getenv, Environ: e.Environ, Cwd: e.Cwd, ExeDir: e.ExeDir, Exe: e.Exe}, e.Stderr))
+func New(e IO) *CommandLine {
+	return newCommandLine(e, app.New(app.Env{Getenv: e.Getenv, Environ: e.Environ, Cwd: e.Cwd, ExeDir: e.ExeDir, Exe: e.Exe}, e.Stderr))
 }
 
-// newApp is the command line of e over the verbs of verbs.
-func newApp(e Env, verbs *app.App) *App {
-	a := &App{e: e, app: verbs}
-	a.root = &command{name: "mas", subs: commands, flags: rootFlags}
-	return a
+// newCommandLine is the command line of e over the verbs of verbs.
+func newCommandLine(e IO, verbs *app.App) *CommandLine {
+	cl := &CommandLine{io: e, app: verbs}
+	cl.root = &command{name: "mas", subs: commands, flags: rootFlags}
+	return cl
 }
 
 // Run runs the command line e.Args. A usage error is an *app.UsageError.
-func Run(ctx context.Context, e Env) error {
+func Run(ctx context.Context, e IO) error {
 	return New(e).run(ctx, e.Args[1:])
 }
 
 // run reads args against the spec and runs the command they name, or
 // shows the help they ask for.
-func (a *App) run(ctx context.Context, args []string) error {
+func (cl *CommandLine) run(ctx context.Context, args []string) error {
 	if len(args) > 0 && args[0] == completeCommand {
-		return a.complete(args[1:])
+		return cl.complete(args[1:])
 	}
 	if len(args) > 0 && (args[0] == "-v" || args[0] == "--version") {
 		args = append([]string{"version"}, args[1:]...)
 	}
-	r := read(a.root, args, false)
+	r := read(cl.root, args, false)
 	switch {
 	case r.help:
-		return a.writeHelp(r.cmd)
+		return cl.writeHelp(r.cmd)
 	case r.err != nil:
 		return r.err
 	}
-	return a.dispatch(ctx, r)
+	return cl.dispatch(ctx, r)
 }
 
 // dispatch hands the command line r read to urfave/cli, which parses the
 // flag values and calls the command's action.
-func (a *App) dispatch(ctx context.Context, r *reading) error {
+func (cl *CommandLine) dispatch(ctx context.Context, r *reading) error {
 	onUsageError := func(_ *ucli.Context, err error, _ bool) error {
 		return &app.UsageError{Msg: err.Error()}
 	}
@@ -85,20 +86,20 @@ func (a *App) dispatch(ctx context.Context, r *reading) error {
 		HideHelp:        true,
 		HideHelpCommand: true,
 		HideVersion:     true,
-		Writer:          a.e.Stdout,
-		ErrWriter:       a.e.Stderr,
+		Writer:          cl.io.Stdout,
+		ErrWriter:       cl.io.Stderr,
 		ExitErrHandler:  func(*ucli.Context, error) {},
 		OnUsageError:    onUsageError,
-		Commands:        a.urfaveCommands(a.root.subs, onUsageError),
+		Commands:        cl.urfaveCommands(cl.root.subs, onUsageError),
 	}
 	return capp.RunContext(ctx, append(append([]string{"mas"}, r.names...), r.argv()...))
 }
 
 // urfaveCommands are cmds as urfave/cli commands: their flags, their
-// subcommands and their actions, run by a. urfave/cli shows no help of
+// subcommands and their actions, run by cl. urfave/cli shows no help of
 // its own; the command line it is given has been read against the same
 // spec.
-func (a *App) urfaveCommands(cmds []*command, onUsageError ucli.OnUsageErrorFunc) []*ucli.Command {
+func (cl *CommandLine) urfaveCommands(cmds []*command, onUsageError ucli.OnUsageErrorFunc) []*ucli.Command {
 	var out []*ucli.Command
 	for _, c := range cmds {
 		uc := &ucli.Command{
@@ -106,11 +107,11 @@ func (a *App) urfaveCommands(cmds []*command, onUsageError ucli.OnUsageErrorFunc
 			HideHelp:        true,
 			HideHelpCommand: true,
 			OnUsageError:    onUsageError,
-			Subcommands:     a.urfaveCommands(c.subs, onUsageError),
+			Subcommands:     cl.urfaveCommands(c.subs, onUsageError),
 		}
 		if c.action != nil {
 			action := c.action
-			uc.Action = func(cc *ucli.Context) error { return action(a, cc.Context, cc) }
+			uc.Action = func(cc *ucli.Context) error { return action(cl, cc.Context, cc) }
 		}
 		for _, f := range c.flags {
 			var aliases []string

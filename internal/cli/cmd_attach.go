@@ -12,24 +12,24 @@ import (
 
 var cmdAttach = &command{name: "attach", usage: "Attach to the session (switch to it inside tmux)",
 	flags:  []flagSpec{{long: "window", short: "w", value: "W", kind: windowArg, usage: "window to show: meta, design, development or business"}},
-	action: (*App).attachCommand}
+	action: (*CommandLine).attachCommand}
 
 // attachCommand attaches to the selected session.
-func (a *App) attachCommand(ctx context.Context, cc *ucli.Context) error {
-	sel, err := a.app.Select(ctx, "")
+func (cl *CommandLine) attachCommand(ctx context.Context, cc *ucli.Context) error {
+	sel, err := cl.app.Select(ctx, "")
 	if err != nil {
 		return err
 	}
 	// Select has made sure that the session is not another's.
-	return a.attach(ctx, sel.Name, cc.String("window"), layout.Owner{})
+	return cl.attach(ctx, sel.Name, cc.String("window"), layout.Owner{})
 }
 
 // attach shows a tmux session on this terminal, or says how when there is
 // no terminal to show it on; a session that says it is another's than
 // want's is refused (app.App.Attach).
-func (a *App) attach(ctx context.Context, name, window string, want layout.Owner) error {
-	if !a.e.StdinTTY || !a.e.StdoutTTY {
-		return fmt.Errorf("not a terminal: attach from one with: %s attach -t %s", app.TmuxCommand(a.e.Getenv("MAS_TMUX_SOCKET")), name)
+func (cl *CommandLine) attach(ctx context.Context, name, window string, want layout.Owner) error {
+	if !cl.io.StdinTTY || !cl.io.StdoutTTY {
+		return fmt.Errorf("not a terminal: attach from one with: %s attach -t %s", app.TmuxCommand(cl.io.Getenv("MAS_TMUX_SOCKET")), name)
 	}
-	return a.app.Attach(ctx, name, window, want)
+	return cl.app.Attach(ctx, name, window, want)
 }

@@ -10,18 +10,18 @@ import (
 )
 
 var cmdCompletion = &command{name: "completion", args: []arg{required(scriptShellArg, "<shell>")}, usage: "Print the completion script for bash, zsh or fish: source <(mas completion bash)",
-	action: (*App).completion}
+	action: (*CommandLine).completion}
 
 // completionShells are the shells "mas completion" writes a script for.
 var completionShells = []string{"bash", "zsh", "fish"}
 
 // completion prints the completion script for the shell named.
-func (a *App) completion(_ context.Context, cc *ucli.Context) error {
+func (cl *CommandLine) completion(_ context.Context, cc *ucli.Context) error {
 	script, ok := completionScripts[cc.Args().First()]
 	if !ok {
 		return app.Usagef("completion: unknown shell %q (bash, zsh or fish)", cc.Args().First())
 	}
-	_, err := fmt.Fprint(a.e.Stdout, script)
+	_, err := fmt.Fprint(cl.io.Stdout, script)
 	return err
 }
 

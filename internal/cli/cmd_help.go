@@ -11,22 +11,22 @@ import (
 )
 
 var cmdHelp = &command{name: "help", args: []arg{optional(commandArg, "[command]"), optional(subcommandArg, "[subcommand]")}, usage: "Show this help, or the help of one command",
-	action: (*App).help}
+	action: (*CommandLine).help}
 
 // help prints the whole help, or that of the command named by the arguments.
-func (a *App) help(_ context.Context, cc *ucli.Context) error {
-	r := &reading{cmd: a.root}
+func (cl *CommandLine) help(_ context.Context, cc *ucli.Context) error {
+	r := &reading{cmd: cl.root}
 	if rest := r.descend(cc.Args().Slice()); len(rest) > 0 || r.help || r.err != nil {
 		return app.Usagef("help: unknown command: %s", strings.TrimSpace(strings.Join(cc.Args().Slice(), " ")))
 	}
-	return a.writeHelp(r.cmd)
+	return cl.writeHelp(r.cmd)
 }
 
 // writeHelp prints the help of c (the root: every command) to stdout.
-func (a *App) writeHelp(c *command) error {
+func (cl *CommandLine) writeHelp(c *command) error {
 	var b strings.Builder
-	if c == a.root {
-		fmt.Fprintf(&b, "mas %s - run a team of 13 coding agents in tmux\n\n", a.e.Version)
+	if c == cl.root {
+		fmt.Fprintf(&b, "mas %s - run a team of 13 coding agents in tmux\n\n", cl.io.Version)
 		b.WriteString("Usage:\n  mas <command> [arguments] [flags]\n  mas [flags]\n\nFlags:\n")
 		writeFlagsHelp(&b, c.flags)
 		b.WriteString("\nCommands:\n")
@@ -36,9 +36,9 @@ func (a *App) writeHelp(c *command) error {
 		b.WriteString(rootHelpFooter)
 	} else {
 		b.WriteString("Usage:\n")
-		writeCommandHelp(&b, c, "mas "+parentPrefix(a.root, c))
+		writeCommandHelp(&b, c, "mas "+parentPrefix(cl.root, c))
 	}
-	_, err := fmt.Fprint(a.e.Stdout, b.String())
+	_, err := fmt.Fprint(cl.io.Stdout, b.String())
 	return err
 }
 

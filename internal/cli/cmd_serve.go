@@ -8,9 +8,9 @@ import (
 
 var cmdServe = &command{name: "serve", usage: "Serve the HTTP API",
 	flags:  []flagSpec{{long: "addr", value: "HOST:PORT", usage: "listen address (default 127.0.0.1:8765)"}},
-	action: (*App).serve}
+	action: (*CommandLine).serve}
 
 // serve serves the HTTP API in the foreground.
-func (a *App) serve(ctx context.Context, cc *ucli.Context) error {
-	return a.app.Serve(ctx, cc.String("addr"))
+func (cl *CommandLine) serve(ctx context.Context, cc *ucli.Context) error {
+	return cl.app.Serve(ctx, cc.String("addr"))
 }

@@ -10,6 +10,6 @@ var cmdSession = &command{name: "session", usage: "Isolated sessions, in any mod
 }}
 
 // findSession resolves the <id> argument of a session subcommand.
-func (a *App) findSession(cc *ucli.Context) (root, id string, err error) {
-	return a.app.Find(cc.Args().First(), "session "+cc.Command.Name+": ")
+func (cl *CommandLine) findSession(cc *ucli.Context) (root, id string, err error) {
+	return cl.app.Find(cc.Args().First(), "session "+cc.Command.Name+": ")
 }

@@ -10,10 +10,10 @@ import (
 
 var cmdSessionAttach = &command{name: "attach", args: []arg{required(activeSessionArg, "<id>")}, usage: "Attach to one session",
 	flags:  []flagSpec{{long: "window", short: "w", value: "W", kind: windowArg, usage: "window to show"}},
-	action: (*App).sessionAttach}
+	action: (*CommandLine).sessionAttach}
 
-func (a *App) sessionAttach(ctx context.Context, cc *ucli.Context) error {
-	root, id, err := a.findSession(cc)
+func (cl *CommandLine) sessionAttach(ctx context.Context, cc *ucli.Context) error {
+	root, id, err := cl.findSession(cc)
 	if err != nil {
 		return err
 	}
@@ -21,5 +21,5 @@ func (a *App) sessionAttach(ctx context.Context, cc *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	return a.attach(ctx, s.TmuxName, cc.String("window"), s.Owner())
+	return cl.attach(ctx, s.TmuxName, cc.String("window"), s.Owner())
 }

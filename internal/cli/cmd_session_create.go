@@ -13,9 +13,9 @@ var cmdSessionCreate = &command{name: "create", usage: "Create an isolated sessi
 		{long: "config", value: "FILE", kind: fileArg, usage: "JSON file whose prompts are sent to the agents"},
 		{long: "no-attach", usage: "do not attach to the session afterwards"},
 	},
-	action: (*App).sessionCreate}
+	action: (*CommandLine).sessionCreate}
 
-func (a *App) sessionCreate(ctx context.Context, cc *ucli.Context) error {
-	l := app.Launch{Mode: app.Isolated, ID: a.e.Getenv("MAS_SESSION_ID")}
-	return a.launch(ctx, l, cc.String("config"), cc.Bool("no-attach"), false)
+func (cl *CommandLine) sessionCreate(ctx context.Context, cc *ucli.Context) error {
+	l := app.Launch{Mode: app.Isolated, ID: cl.io.Getenv("MAS_SESSION_ID")}
+	return cl.launch(ctx, l, cc.String("config"), cc.Bool("no-attach"), false)
 }

@@ -14,28 +14,28 @@ import (
 
 var cmdSessionList = &command{name: "list", usage: "List every session under the root, checked against tmux, and the orphans (tmux sessions of the root whose directory is gone)",
 	flags:  []flagSpec{{long: "json", usage: "print JSON"}},
-	action: (*App).sessionList}
+	action: (*CommandLine).sessionList}
 
-func (a *App) sessionList(ctx context.Context, cc *ucli.Context) error {
-	sessions, tmuxErr, err := a.app.Sessions(ctx)
+func (cl *CommandLine) sessionList(ctx context.Context, cc *ucli.Context) error {
+	sessions, tmuxErr, err := cl.app.Sessions(ctx)
 	if err != nil {
 		return err
 	}
 	if tmuxErr != nil {
-		fmt.Fprintf(a.e.Stderr, "mas: warning: sessions not checked against tmux: %v\n", tmuxErr)
+		fmt.Fprintf(cl.io.Stderr, "mas: warning: sessions not checked against tmux: %v\n", tmuxErr)
 	}
-	removals, err := a.app.Removals()
+	removals, err := cl.app.Removals()
 	if err != nil {
-		fmt.Fprintf(a.e.Stderr, "mas: warning: interrupted removals not looked for: %v\n", err)
+		fmt.Fprintf(cl.io.Stderr, "mas: warning: interrupted removals not looked for: %v\n", err)
 	}
 	for _, r := range removals {
 		switch {
 		case r.Err != nil:
-			fmt.Fprintf(a.e.Stderr, "mas: warning: %s is not what a removal leaves (%v); left as it is\n", r.Dir, r.Err)
+			fmt.Fprintf(cl.io.Stderr, "mas: warning: %s is not what a removal leaves (%v); left as it is\n", r.Dir, r.Err)
 		case r.ID == "":
-			fmt.Fprintf(a.e.Stderr, "mas: warning: %s: an interrupted session rm left it empty; mas session prune deletes it\n", r.Dir)
+			fmt.Fprintf(cl.io.Stderr, "mas: warning: %s: an interrupted session rm left it empty; mas session prune deletes it\n", r.Dir)
 		default:
-			fmt.Fprintf(a.e.Stderr, "mas: warning: %s holds what is left of session %s, whose removal was interrupted; mas session prune finishes it\n", r.Dir, r.ID)
+			fmt.Fprintf(cl.io.Stderr, "mas: warning: %s holds what is left of session %s, whose removal was interrupted; mas session prune finishes it\n", r.Dir, r.ID)
 		}
 	}
 	if cc.Bool("json") {
@@ -46,7 +46,7 @@ func (a *App) sessionList(ctx context.Context, cc *ucli.Context) error {
 		for _, l := range sessions {
 			out.Sessions = append(out.Sessions, app.SessionView(l, false))
 		}
-		return a.writeJSON(out)
+		return cl.writeJSON(out)
 	}
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
@@ -65,7 +65,7 @@ func (a *App) sessionList(ctx context.Context, cc *ucli.Context) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", j.SessionID, j.TmuxSession, status, j.CreatedAt, dir, needsYou(j))
 	}
 	tw.Flush()
-	_, err = fmt.Fprint(a.e.Stdout, b.String())
+	_, err = fmt.Fprint(cl.io.Stdout, b.String())
 	return err
 }
 

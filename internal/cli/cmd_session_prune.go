@@ -8,20 +8,20 @@ import (
 )
 
 var cmdSessionPrune = &command{name: "prune", usage: "Remove what interrupted creations left and repair the index",
-	action: (*App).sessionPrune}
+	action: (*CommandLine).sessionPrune}
 
-func (a *App) sessionPrune(ctx context.Context, _ *ucli.Context) error {
-	removed, finished, err := a.app.Prune(ctx)
+func (cl *CommandLine) sessionPrune(ctx context.Context, _ *ucli.Context) error {
+	removed, finished, err := cl.app.Prune(ctx)
 	for _, id := range append(removed, finished...) {
-		fmt.Fprintln(a.e.Stdout, id)
+		fmt.Fprintln(cl.io.Stdout, id)
 	}
 	if err != nil {
 		return fmt.Errorf("session prune: %w", err)
 	}
-	fmt.Fprintf(a.e.Stderr, "[INFO] Removed %d half-made session(s)", len(removed))
+	fmt.Fprintf(cl.io.Stderr, "[INFO] Removed %d half-made session(s)", len(removed))
 	if len(finished) > 0 {
-		fmt.Fprintf(a.e.Stderr, "; finished %d interrupted removal(s)", len(finished))
+		fmt.Fprintf(cl.io.Stderr, "; finished %d interrupted removal(s)", len(finished))
 	}
-	fmt.Fprintln(a.e.Stderr)
+	fmt.Fprintln(cl.io.Stderr)
 	return nil
 }

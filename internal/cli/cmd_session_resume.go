@@ -12,39 +12,39 @@ import (
 
 var cmdSessionResume = &command{name: "resume", args: []arg{optional(stoppedSessionArg, "[<id>]")}, usage: "Start a stopped session again in its own workspace, same id and tmux name, each agent in its own conversation (its prompts are not sent again)",
 	flags:  []flagSpec{{long: "all", usage: "instead of <id>: every session that was active when its tmux server went away (a reboot), not those stopped on purpose"}},
-	action: (*App).sessionResume}
+	action: (*CommandLine).sessionResume}
 
-func (a *App) sessionResume(ctx context.Context, cc *ucli.Context) error {
+func (cl *CommandLine) sessionResume(ctx context.Context, cc *ucli.Context) error {
 	switch {
 	case cc.Bool("all") && cc.Args().Present():
 		return app.Usagef("session resume: --all takes no <id>")
 	case cc.Bool("all"):
-		return a.sessionResumeAll(ctx)
+		return cl.sessionResumeAll(ctx)
 	case !cc.Args().Present():
 		return app.Usagef("session resume: missing <id> (or --all)")
 	}
-	root, id, err := a.findSession(cc)
+	root, id, err := cl.findSession(cc)
 	if err != nil {
 		return err
 	}
-	s, err := a.app.Resume(ctx, root, id)
+	s, err := cl.app.Resume(ctx, root, id)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.e.Stderr, "[INFO] Resumed session %s in tmux session %s; attach with: %s\n", s.ID, s.Name, s.AttachHint())
+	fmt.Fprintf(cl.io.Stderr, "[INFO] Resumed session %s in tmux session %s; attach with: %s\n", s.ID, s.Name, s.AttachHint())
 	return nil
 }
 
 // sessionResumeAll resumes every session whose tmux server went away and
 // prints one line per session: "<id> resumed in tmux session <name>", or
 // "<id> not resumed: <why>".
-func (a *App) sessionResumeAll(ctx context.Context) error {
-	resumed, err := a.app.ResumeAll(ctx)
+func (cl *CommandLine) sessionResumeAll(ctx context.Context) error {
+	resumed, err := cl.app.ResumeAll(ctx)
 	if err != nil {
 		return err
 	}
 	if len(resumed) == 0 {
-		fmt.Fprintln(a.e.Stderr, "[INFO] No session to resume: every session of the root runs or was stopped on purpose")
+		fmt.Fprintln(cl.io.Stderr, "[INFO] No session to resume: every session of the root runs or was stopped on purpose")
 		return nil
 	}
 	var b strings.Builder
@@ -57,15 +57,15 @@ func (a *App) sessionResumeAll(ctx context.Context) error {
 		ok = append(ok, r.Launched)
 		fmt.Fprintf(&b, "%s resumed in tmux session %s\n", r.ID, r.Launched.Name)
 	}
-	if _, err := fmt.Fprint(a.e.Stdout, b.String()); err != nil {
+	if _, err := fmt.Fprint(cl.io.Stdout, b.String()); err != nil {
 		return err
 	}
 	switch len(ok) {
 	case 0:
 	case 1:
-		fmt.Fprintf(a.e.Stderr, "[INFO] Resumed 1 session; attach with: %s\n", ok[0].AttachHint())
+		fmt.Fprintf(cl.io.Stderr, "[INFO] Resumed 1 session; attach with: %s\n", ok[0].AttachHint())
 	default:
-		fmt.Fprintf(a.e.Stderr, "[INFO] Resumed %d sessions; attach to one with: %s\n", len(ok), ok[0].AttachHint())
+		fmt.Fprintf(cl.io.Stderr, "[INFO] Resumed %d sessions; attach to one with: %s\n", len(ok), ok[0].AttachHint())
 	}
 	if failed := len(resumed) - len(ok); failed > 0 {
 		return fmt.Errorf("session resume --all: %d of %d sessions not resumed", failed, len(resumed))

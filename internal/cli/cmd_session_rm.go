@@ -12,20 +12,20 @@ import (
 
 var cmdSessionRm = &command{name: "rm", args: []arg{required(sessionArg, "<id>")}, usage: "Remove a stopped session: its directory, with what the agents wrote, and its index entry",
 	flags:  []flagSpec{{long: "force", short: "f", usage: "stop the session first when it runs"}},
-	action: (*App).sessionRemove}
+	action: (*CommandLine).sessionRemove}
 
-func (a *App) sessionRemove(ctx context.Context, cc *ucli.Context) error {
-	root, id, err := a.findSession(cc)
+func (cl *CommandLine) sessionRemove(ctx context.Context, cc *ucli.Context) error {
+	root, id, err := cl.findSession(cc)
 	if err != nil {
 		return err
 	}
-	s, err := a.app.RemoveSession(ctx, root, id, cc.Bool("force"))
+	s, err := cl.app.RemoveSession(ctx, root, id, cc.Bool("force"))
 	if errors.Is(err, isolated.ErrRunning) {
 		return fmt.Errorf("%w; stop it first, or use --force to stop and remove it", err)
 	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.e.Stderr, "[INFO] Removed session %s and its directory %s\n", s.ID, s.Dir)
+	fmt.Fprintf(cl.io.Stderr, "[INFO] Removed session %s and its directory %s\n", s.ID, s.Dir)
 	return nil
 }

@@ -13,19 +13,19 @@ import (
 
 var cmdSessionShow = &command{name: "show", args: []arg{required(sessionArg, "<id>")}, usage: "Show one session: paths, units, status, metadata",
 	flags:  []flagSpec{{long: "json", usage: "print JSON"}},
-	action: (*App).sessionShow}
+	action: (*CommandLine).sessionShow}
 
-func (a *App) sessionShow(ctx context.Context, cc *ucli.Context) error {
-	root, id, err := a.findSession(cc)
+func (cl *CommandLine) sessionShow(ctx context.Context, cc *ucli.Context) error {
+	root, id, err := cl.findSession(cc)
 	if err != nil {
 		return err
 	}
-	d, tmuxErr := a.app.ShowSession(ctx, root, id)
+	d, tmuxErr := cl.app.ShowSession(ctx, root, id)
 	if tmuxErr != nil {
-		fmt.Fprintf(a.e.Stderr, "mas: warning: status not checked against tmux: %v\n", tmuxErr)
+		fmt.Fprintf(cl.io.Stderr, "mas: warning: status not checked against tmux: %v\n", tmuxErr)
 	}
 	if cc.Bool("json") {
-		return a.writeJSON(d)
+		return cl.writeJSON(d)
 	}
 	j := d.Session
 	var b strings.Builder
@@ -48,7 +48,7 @@ func (a *App) sessionShow(ctx context.Context, cc *ucli.Context) error {
 	if len(j.Logs) > 0 {
 		row("Logs", filepath.Dir(j.Logs[0]))
 	}
-	now := a.app.Now()
+	now := cl.app.Now()
 	if j.NeedsYou != nil {
 		row("Needs you", needsYou(j))
 	}
@@ -62,6 +62,6 @@ func (a *App) sessionShow(ctx context.Context, cc *ucli.Context) error {
 			b.WriteString(agentStatusLine(ag, now))
 		}
 	}
-	_, err = fmt.Fprint(a.e.Stdout, b.String())
+	_, err = fmt.Fprint(cl.io.Stdout, b.String())
 	return err
 }

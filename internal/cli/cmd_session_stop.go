@@ -9,16 +9,16 @@ import (
 )
 
 var cmdSessionStop = &command{name: "stop", args: []arg{required(activeSessionArg, "<id>")}, usage: "Stop one session; its directory is kept. mas-xxxxxxxx also ends an orphan",
-	action: (*App).sessionStop}
+	action: (*CommandLine).sessionStop}
 
-func (a *App) sessionStop(ctx context.Context, cc *ucli.Context) error {
-	root, id, err := a.findSession(cc)
+func (cl *CommandLine) sessionStop(ctx context.Context, cc *ucli.Context) error {
+	root, id, err := cl.findSession(cc)
 	if ref := cc.Args().First(); app.OrphanRef(ref, err) {
-		_, err := a.app.StopOrphan(ctx, ref)
+		_, err := cl.app.StopOrphan(ctx, ref)
 		return err
 	}
 	if err != nil {
 		return err
 	}
-	return a.app.StopSession(ctx, root, id)
+	return cl.app.StopSession(ctx, root, id)
 }

@@ -151,9 +151,9 @@ func TestCommands(t *testing.T) {
 		for _, a := range tt.args {
 			args = append(args, expand(a))
 		}
-		e := Env{Args: args, Getenv: verbs.Getenv, Stdin: strings.NewReader(tt.stdin), Stdout: &stdout, Stderr: &stderr,
+		e := IO{Args: args, Getenv: verbs.Getenv, Stdin: strings.NewReader(tt.stdin), Stdout: &stdout, Stderr: &stderr,
 			Cwd: root, StdinTTY: tt.stdin != "", Version: "test"}
-		err := newApp(e, verbs).run(context.Background(), args[1:])
+		err := newCommandLine(e, verbs).run(context.Background(), args[1:])
 		check := func(what, got, want string) {
 			want = expand(want)
 			if c, ok := strings.CutPrefix(want, "~"); ok && !strings.Contains(got, c) || !ok && got != want {

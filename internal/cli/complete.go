@@ -18,12 +18,12 @@ const completeCommand = "__complete"
 const filesDirective = ":files"
 
 // complete prints the candidates for the last of words.
-func (a *App) complete(words []string) error {
+func (cl *CommandLine) complete(words []string) error {
 	var b strings.Builder
-	for _, c := range a.candidates(words) {
+	for _, c := range cl.candidates(words) {
 		b.WriteString(c + "\n")
 	}
-	_, err := fmt.Fprint(a.e.Stdout, b.String())
+	_, err := fmt.Fprint(cl.io.Stdout, b.String())
 	return err
 }
 
@@ -31,32 +31,32 @@ func (a *App) complete(words []string) error {
 // the program's name; the last one is being typed and may be empty),
 // those that begin with it, or [filesDirective]. The words before it are
 // read as a run reads them.
-func (a *App) candidates(words []string) []string {
+func (cl *CommandLine) candidates(words []string) []string {
 	if len(words) == 0 {
 		words = []string{""}
 	}
 	cur := words[len(words)-1]
-	r := read(a.root, words[:len(words)-1], true)
+	r := read(cl.root, words[:len(words)-1], true)
 	c := r.cmd
 	switch {
 	case len(c.subs) > 0 && (r.help || r.err != nil):
 		return nil // a word that names no command
 	case len(c.subs) > 0:
-		return a.subcommands(c, cur)
+		return cl.subcommands(c, cur)
 	case r.pending != nil:
-		return a.flagValues(*r.pending, cur, "")
+		return cl.flagValues(*r.pending, cur, "")
 	case !r.dashdash && len(r.pos) >= c.literal && strings.HasPrefix(cur, "-"):
-		return a.flagCandidates(c, cur)
+		return cl.flagCandidates(c, cur)
 	case len(r.pos) >= len(c.args):
 		return nil
 	}
-	return a.values(c.args[len(r.pos)].kind, r.pos, cur)
+	return cl.values(c.args[len(r.pos)].kind, r.pos, cur)
 }
 
 // subcommands completes a command name under c; at the top, a word that
 // begins with a dash is a flag of mas itself.
-func (a *App) subcommands(c *command, cur string) []string {
-	if c == a.root && strings.HasPrefix(cur, "-") {
+func (cl *CommandLine) subcommands(c *command, cur string) []string {
+	if c == cl.root && strings.HasPrefix(cur, "-") {
 		return withPrefix(flagNames(c.flags), cur)
 	}
 	return withPrefix(c.subNames(), cur)
@@ -64,13 +64,13 @@ func (a *App) subcommands(c *command, cur string) []string {
 
 // flagCandidates completes a flag of c: its names, or the value after
 // "--flag=".
-func (a *App) flagCandidates(c *command, cur string) []string {
+func (cl *CommandLine) flagCandidates(c *command, cur string) []string {
 	name, value, ok := strings.Cut(cur, "=")
 	if !ok {
 		return withPrefix(flagNames(c.flags), cur)
 	}
 	if f, found := c.lookupFlag(strings.TrimLeft(name, "-")); found && f.value != "" {
-		return a.flagValues(f, value, name+"=")
+		return cl.flagValues(f, value, name+"=")
 	}
 	return nil
 }
@@ -78,12 +78,12 @@ func (a *App) flagCandidates(c *command, cur string) []string {
 // flagValues completes the value of f; prefix ("--shell=") is put back
 // in front of each candidate. A file is left to the shell, which cannot
 // be asked to after "--config=".
-func (a *App) flagValues(f flagSpec, cur, prefix string) []string {
+func (cl *CommandLine) flagValues(f flagSpec, cur, prefix string) []string {
 	if f.kind == fileArg && prefix != "" {
 		return nil
 	}
 	var out []string
-	for _, v := range a.values(f.kind, nil, cur) {
+	for _, v := range cl.values(f.kind, nil, cur) {
 		out = append(out, prefix+v)
 	}
 	return out
@@ -91,16 +91,16 @@ func (a *App) flagValues(f flagSpec, cur, prefix string) []string {
 
 // values completes a word of kind; before are the positionals given
 // before it.
-func (a *App) values(kind argKind, before []string, cur string) []string {
+func (cl *CommandLine) values(kind argKind, before []string, cur string) []string {
 	switch kind {
 	case targetArg:
 		return targets(cur)
 	case sessionArg:
-		return a.sessionRefs(cur, "")
+		return cl.sessionRefs(cur, "")
 	case activeSessionArg:
-		return a.sessionRefs(cur, "active")
+		return cl.sessionRefs(cur, "active")
 	case stoppedSessionArg:
-		return a.sessionRefs(cur, "stopped")
+		return cl.sessionRefs(cur, "stopped")
 	case scriptShellArg:
 		return withPrefix(completionShells, cur)
 	case envShellArg:
@@ -110,9 +110,9 @@ func (a *App) values(kind argKind, before []string, cur string) []string {
 	case fileArg:
 		return []string{filesDirective}
 	case commandArg:
-		return withPrefix(a.root.subNames(), cur)
+		return withPrefix(cl.root.subNames(), cur)
 	case subcommandArg:
-		if p := a.root.sub(before[len(before)-1]); p != nil {
+		if p := cl.root.sub(before[len(before)-1]); p != nil {
 			return withPrefix(p.subNames(), cur)
 		}
 	}
@@ -157,8 +157,8 @@ func targets(cur string) []string {
 // one session: two ids that begin alike (made by the original, or by
 // hand) are offered whole, and not by the tmux name they share. A status
 // keeps only the sessions whose .session says it; "" keeps all.
-func (a *App) sessionRefs(cur string, status string) []string {
-	root := a.app.Root()
+func (cl *CommandLine) sessionRefs(cur string, status string) []string {
+	root := cl.app.Root()
 	ids, err := isolated.IDs(root)
 	if err != nil {
 		return nil

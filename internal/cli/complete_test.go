@@ -83,7 +83,7 @@ func TestCandidates(t *testing.T) {
 		{[]string{"bogus", ""}, nil, "nothing under an unknown command"},
 		{[]string{"status", "x", ""}, nil, "nothing where the command takes no argument"},
 	}
-	a := newApp(Env{Getenv: verbs.Getenv, Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Cwd: root}, verbs)
+	a := newCommandLine(IO{Getenv: verbs.Getenv, Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Cwd: root}, verbs)
 	for _, tt := range tests {
 		got := a.candidates(tt.words)
 		name := strings.Join(tt.words, " ") + "<TAB>"
@@ -131,7 +131,7 @@ func TestCandidatesNameOneSessionEach(t *testing.T) {
 	_, rec := faketmux.New()
 	vars := map[string]string{"MAS_ROOT": root}
 	verbs := &app.App{Env: app.Env{Getenv: func(k string) string { return vars[k] }, Cwd: root}, Tmux: rec, AnyServer: rec}
-	a := newApp(Env{Getenv: verbs.Getenv, Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Cwd: root}, verbs)
+	a := newCommandLine(IO{Getenv: verbs.Getenv, Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Cwd: root}, verbs)
 	tests := []struct {
 		cur  string
 		want []string

@@ -19,7 +19,7 @@ import (
 // TestSendDoubleDash pins the documented "--" rule for a command whose
 // positionals are literal (issue 14 point 10).
 func TestSendDoubleDash(t *testing.T) {
-	root := newTestApp().root
+	root := newTestCommandLine().root
 	tests := []struct {
 		in  []string
 		out []string // nil: a usage error
@@ -128,9 +128,9 @@ func TestSendFrom(t *testing.T) {
 		verbs := &app.App{Env: app.Env{Getenv: func(k string) string { return vars[k] }, Cwd: root},
 			Tmux: c, AnyServer: c, Now: time.Now, Progress: io.Discard}
 		var stdout bytes.Buffer
-		e := Env{Args: append([]string{"mas", "send"}, tt.args...), Getenv: verbs.Getenv, Stdin: strings.NewReader(""),
+		e := IO{Args: append([]string{"mas", "send"}, tt.args...), Getenv: verbs.Getenv, Stdin: strings.NewReader(""),
 			Stdout: &stdout, Stderr: io.Discard, Cwd: root, Version: "test"}
-		err = newApp(e, verbs).run(context.Background(), e.Args[1:])
+		err = newCommandLine(e, verbs).run(context.Background(), e.Args[1:])
 		switch msg, usage := strings.CutPrefix(tt.err, "usage: "); {
 		case tt.err == "" && err != nil:
 			t.Errorf("send %s: %v (%s)", name, err, tt.why)

@@ -62,7 +62,7 @@ type command struct {
 	// literal is how many leading arguments are positional whatever they
 	// look like: "send 00 -e" sends the text "-e", as the bash tool did.
 	literal int
-	action  func(*App, context.Context, *ucli.Context) error
+	action  func(*CommandLine, context.Context, *ucli.Context) error
 	subs    []*command
 }
 

@@ -26,16 +26,16 @@ func TestMain(m *testing.M) {
 
 func noEnv(string) string { return "" }
 
-// newTestApp is the command line with an empty environment and no streams.
-func newTestApp() *App {
-	return New(Env{Getenv: noEnv, Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}})
+// newTestCommandLine is the command line with an empty environment and no streams.
+func newTestCommandLine() *CommandLine {
+	return New(IO{Getenv: noEnv, Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}})
 }
 
 // runCLI runs the command line in-process, with an empty environment.
 func runCLI(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	err = Run(context.Background(), Env{
+	err = Run(context.Background(), IO{
 		Args:   append([]string{"mas"}, args...),
 		Getenv: noEnv,
 		Stdin:  strings.NewReader(""),
@@ -46,7 +46,7 @@ func runCLI(t *testing.T, args ...string) (stdout, stderr string, err error) {
 }
 
 func TestHelpListsEveryCommandAndFlag(t *testing.T) {
-	root := newTestApp().root
+	root := newTestCommandLine().root
 	for _, args := range [][]string{nil, {"help"}, {"--help"}, {"-h"}} {
 		stdout, stderr, err := runCLI(t, args...)
 		if err != nil || stderr != "" {
@@ -71,7 +71,7 @@ func TestHelpListsEveryCommandAndFlag(t *testing.T) {
 }
 
 func TestNormalize(t *testing.T) {
-	cmds := newTestApp().root
+	cmds := newTestCommandLine().root
 	tests := []struct {
 		path []string
 		in   []string
