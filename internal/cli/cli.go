@@ -68,7 +68,7 @@ func (cl *CommandLine) run(ctx context.Context, args []string) error {
 	r := read(cl.root, args, false)
 	switch {
 	case r.help:
-		return cl.writeHelp(r.cmd)
+		return cl.writeHelp(r)
 	case r.err != nil:
 		return r.err
 	}

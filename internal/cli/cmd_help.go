@@ -19,13 +19,14 @@ func (cl *CommandLine) help(_ context.Context, cc *ucli.Context) error {
 	if rest := r.descend(cc.Args().Slice()); len(rest) > 0 || r.help || r.err != nil {
 		return app.Usagef("help: unknown command: %s", strings.TrimSpace(strings.Join(cc.Args().Slice(), " ")))
 	}
-	return cl.writeHelp(r.cmd)
+	return cl.writeHelp(r)
 }
 
-// writeHelp prints the help of c (the root: every command) to stdout.
-func (cl *CommandLine) writeHelp(c *command) error {
+// writeHelp prints the help of the command r names (mas alone: every
+// command) to stdout.
+func (cl *CommandLine) writeHelp(r *reading) error {
 	var b strings.Builder
-	if c == cl.root {
+	if c := r.cmd; c == cl.root {
 		fmt.Fprintf(&b, "mas %s - run a team of 13 coding agents in tmux\n\n", cl.io.Version)
 		b.WriteString("Usage:\n  mas <command> [arguments] [flags]\n  mas [flags]\n\nFlags:\n")
 		writeFlagsHelp(&b, c.flags)
@@ -35,21 +36,15 @@ func (cl *CommandLine) writeHelp(c *command) error {
 		}
 		b.WriteString(rootHelpFooter)
 	} else {
+		prefix := "mas "
+		for _, name := range r.names[:len(r.names)-1] {
+			prefix += name + " " // "session " for a subcommand of session
+		}
 		b.WriteString("Usage:\n")
-		writeCommandHelp(&b, c, "mas "+parentPrefix(cl.root, c))
+		writeCommandHelp(&b, c, prefix)
 	}
 	_, err := fmt.Fprint(cl.io.Stdout, b.String())
 	return err
-}
-
-// parentPrefix is "session " for a subcommand of session, "" otherwise.
-func parentPrefix(root, c *command) string {
-	for _, p := range root.subs {
-		if p.sub(c.name) == c {
-			return p.name + " "
-		}
-	}
-	return ""
 }
 
 func writeCommandHelp(b *strings.Builder, c *command, prefix string) {
