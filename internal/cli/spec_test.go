@@ -70,7 +70,10 @@ func TestHelpListsEveryCommandAndFlag(t *testing.T) {
 	}
 }
 
-func TestNormalize(t *testing.T) {
+// TestReadPutsFlagsFirst: read takes flags before, between or after the
+// positionals, and gives urfave/cli (which stops at the first positional)
+// the flags first.
+func TestReadPutsFlagsFirst(t *testing.T) {
 	cmds := newTestCommandLine().root
 	tests := []struct {
 		path []string
