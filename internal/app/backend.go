@@ -251,10 +251,10 @@ func (b Backend) Status(ctx context.Context, session string) (*api.Status, error
 		return nil, asAPIError(err)
 	}
 	if errors.Is(err, ErrNotRunning) {
-		return apiStatus(Status{Session: session, Status: "stopped", HTTPServer: b.a.HTTPServer(b.a.Root())}), nil
+		return apiStatus(Status{Session: session, Status: "stopped", HTTPServer: b.a.httpServer(b.a.Root())}), nil
 	}
 	if errors.Is(err, ErrNoSession) {
-		return apiStatus(Status{Status: "stopped", HTTPServer: b.a.HTTPServer(b.a.Root())}), nil
+		return apiStatus(Status{Status: "stopped", HTTPServer: b.a.httpServer(b.a.Root())}), nil
 	}
 	if err != nil {
 		return nil, conflict(err, "the \"session\" query parameter")

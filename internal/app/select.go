@@ -194,7 +194,7 @@ func (a *App) untrusted(root string, err error) {
 		if errors.Is(err, envfile.ErrWritable) {
 			fix = "chmod go-w " + file + " (or rm it)"
 		}
-		a.warnf("ignoring %v; fix: %s", err, fix)
+		a.Warnf("ignoring %v; fix: %s", err, fix)
 	})
 }
 

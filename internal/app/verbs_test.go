@@ -509,19 +509,3 @@ func TestBackend(t *testing.T) {
 		t.Errorf("status with no session: %+v, %v", st, err)
 	}
 }
-
-func TestHTTPAddr(t *testing.T) {
-	tests := []struct {
-		flag, host, port, want string
-	}{
-		{"", "", "", "127.0.0.1:8765"},
-		{"", "::1", "9000", "[::1]:9000"},
-		{"0.0.0.0:1", "x", "2", "0.0.0.0:1"},
-	}
-	for _, tt := range tests {
-		vars := map[string]string{"MAS_HTTP_HOST": tt.host, "MAS_HTTP_PORT": tt.port}
-		if got := (Env{Getenv: func(k string) string { return vars[k] }}).HTTPAddr(tt.flag); got != tt.want {
-			t.Errorf("HTTPAddr(%q) with %v = %q, want %q", tt.flag, vars, got, tt.want)
-		}
-	}
-}
