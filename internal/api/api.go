@@ -30,13 +30,28 @@ var webFiles, _ = fs.Sub(webRoot, "web")
 // MaxBody caps the size of a request body.
 const MaxBody = 1 << 20
 
-// Errors a Backend wraps so that handlers answer with the right status.
+// The kinds of error a Backend returns (made with Errorf) so that handlers
+// answer with the right status.
 var (
 	ErrInvalid  = errors.New("invalid request")   // 400
 	ErrNotFound = errors.New("not found")         // 404
 	ErrConflict = errors.New("conflict")          // 409
 	ErrPartial  = errors.New("partially applied") // 502: some agents were not reached
 )
+
+// Errorf formats an error of kind (ErrInvalid, ErrNotFound, ErrConflict or
+// ErrPartial) as fmt.Errorf does: errors.Is finds kind in it, but kind
+// adds no text, since the status says it already.
+func Errorf(kind error, format string, args ...any) error {
+	return &kindError{kind: kind, err: fmt.Errorf(format, args...)}
+}
+
+// kindError is an error with a kind that adds no text.
+type kindError struct{ kind, err error }
+
+func (e *kindError) Error() string { return e.err.Error() }
+
+func (e *kindError) Unwrap() []error { return []error{e.kind, e.err} }
 
 // Backend is what the API needs from mas; main implements it with the
 // verbs of the command line.

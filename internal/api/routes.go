@@ -1,7 +1,6 @@
 package api
 
 import (
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -61,13 +60,13 @@ func (h handlers) run(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(req.Agents) == 0 || string(req.Agents) == "null" {
-		writeError(w, fmt.Errorf("%w: agents is required", ErrInvalid))
+		writeError(w, Errorf(ErrInvalid, "agents is required"))
 		return
 	}
 	switch req.SessionMode {
 	case "", "legacy", "isolated":
 	default:
-		writeError(w, fmt.Errorf("%w: sessionMode must be legacy or isolated", ErrInvalid))
+		writeError(w, Errorf(ErrInvalid, "sessionMode must be legacy or isolated"))
 		return
 	}
 	// A run waits for its agents (MAS_READY_TIMEOUT, 60 s by default),
@@ -150,7 +149,7 @@ func (h handlers) remove(w http.ResponseWriter, r *http.Request) {
 	if v := r.URL.Query().Get("force"); v != "" {
 		var err error
 		if force, err = strconv.ParseBool(v); err != nil {
-			writeError(w, fmt.Errorf("%w: force must be true or false, not %s", ErrInvalid, quote(v)))
+			writeError(w, Errorf(ErrInvalid, "force must be true or false, not %s", quote(v)))
 			return
 		}
 	}
@@ -164,7 +163,7 @@ func (h handlers) message(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.Target == "" || req.Message == "" {
-		writeError(w, fmt.Errorf("%w: target and message are required", ErrInvalid))
+		writeError(w, Errorf(ErrInvalid, "target and message are required"))
 		return
 	}
 	res, err := h.b.Message(r.Context(), req)

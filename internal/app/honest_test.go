@@ -87,12 +87,12 @@ func TestSeveralSessionsOverHTTPNameTheSessionField(t *testing.T) {
 	f.Add("mas-a", "mas-b")
 	b := NewBackend(a)
 	_, err := b.Message(context.Background(), api.MessageRequest{Target: "00", Message: "hi"})
-	want := `conflict: several mas sessions are running (mas-a, mas-b): name one in the request's "session" field`
+	want := `several mas sessions are running (mas-a, mas-b): name one in the request's "session" field`
 	if err == nil || err.Error() != want || !errors.Is(err, api.ErrConflict) {
 		t.Errorf("POST /message:\n got %v\nwant %s", err, want)
 	}
 	_, err = b.Status(context.Background(), "")
-	want = `conflict: several mas sessions are running (mas-a, mas-b): name one in the "session" query parameter`
+	want = `several mas sessions are running (mas-a, mas-b): name one in the "session" query parameter`
 	if err == nil || err.Error() != want {
 		t.Errorf("GET /status:\n got %v\nwant %s", err, want)
 	}

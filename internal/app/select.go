@@ -18,8 +18,21 @@ import (
 // ErrNoSession is returned when no mas session runs.
 var ErrNoSession = errors.New("no mas session is running (start one with: mas start)")
 
-// ErrNotRunning is returned when a named session does not run.
+// ErrNotRunning is in the error (errors.Is) of a session asked for that
+// does not run, or is not the root's; it adds no text to it.
 var ErrNotRunning = errors.New("not running")
+
+// notRunningError is ErrNotRunning with what does not run.
+type notRunningError struct{ msg string }
+
+func (e *notRunningError) Error() string { return e.msg }
+
+func (e *notRunningError) Unwrap() error { return ErrNotRunning }
+
+// notRunningf formats a *notRunningError.
+func notRunningf(format string, args ...any) error {
+	return &notRunningError{msg: fmt.Sprintf(format, args...)}
+}
 
 // Selected is the session a command acts on.
 type Selected struct {
@@ -158,7 +171,7 @@ func (s *selection) byHint() (Selected, bool, error) {
 	if err != nil {
 		return failed(err)
 	}
-	return checked(sel, sel.Iso.Owner(), fmt.Errorf("%w: session %s is not running", ErrNotRunning, s.hint),
+	return checked(sel, sel.Iso.Owner(), notRunningf("session %s is not running", s.hint),
 		"session "+s.hint+" is not running")
 }
 
@@ -166,9 +179,9 @@ func (s *selection) byHint() (Selected, bool, error) {
 // was given.
 func (s *selection) byLegacyHint() (Selected, bool, error) {
 	if !isLegacySessionOf(s.root, s.hint) {
-		return failed(fmt.Errorf("%w: %s is not a session of %s (%s)", ErrNotRunning, s.hint, s.root, s.a.RootWhy()))
+		return failed(notRunningf("%s is not a session of %s (%s)", s.hint, s.root, s.a.RootWhy()))
 	}
-	return checked(s.session(s.hint), legacy.Owner(s.root), fmt.Errorf("%w: no running session %s", ErrNotRunning, s.hint),
+	return checked(s.session(s.hint), legacy.Owner(s.root), notRunningf("no running session %s", s.hint),
 		"session "+s.hint+" is not running")
 }
 
