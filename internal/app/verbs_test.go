@@ -508,8 +508,22 @@ func TestBackend(t *testing.T) {
 	if st, err := b.Status(ctx, ""); err != nil || st.Status != "stopped" {
 		t.Errorf("status with no session: %+v, %v", st, err)
 	}
-	// Issue 27: an error that carries an HTTP status adds no text; it said
-	// "not found: not running: session … is not running".
+}
+
+// TestStoppedSessionSaidOnce: an error that carries an HTTP status adds no
+// text (issue 27); POST /message to a stopped session said "not found:
+// not running: session … is not running".
+func TestStoppedSessionSaidOnce(t *testing.T) {
+	a, _, _, _ := testApp(t, nil)
+	b := NewBackend(a)
+	ctx := context.Background()
+	run, err := b.Run(ctx, api.RunRequest{SessionMode: "isolated", Agents: json.RawMessage(`{}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Stop(ctx, run.SessionID); err != nil {
+		t.Fatal(err)
+	}
 	_, err = b.Message(ctx, api.MessageRequest{Target: "00", Message: "hi", Session: run.SessionID})
 	if want := "session " + run.SessionID + " is not running"; !errors.Is(err, api.ErrNotFound) || err.Error() != want {
 		t.Errorf("message to a stopped session: %v, want 404 %q", err, want)
