@@ -53,8 +53,8 @@ func (e *kindError) Error() string { return e.err.Error() }
 
 func (e *kindError) Unwrap() []error { return []error{e.kind, e.err} }
 
-// Backend is what the API needs from mas; main implements it with the
-// verbs of the command line.
+// Backend is what the API needs from mas; app.Backend implements it with
+// the verbs of the command line.
 type Backend interface {
 	Run(ctx context.Context, r RunRequest) (*Run, error)
 	Sessions(ctx context.Context) ([]Session, error)

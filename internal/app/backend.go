@@ -15,7 +15,10 @@ import (
 	"mas/legacy"
 )
 
-// Backend serves the HTTP API with the command line's own verbs.
+// Backend serves the HTTP API with the command line's own verbs. It is
+// the app package's one adapter to package api: the verbs return the
+// app's types, and only this file turns them into the API's (apiSession,
+// apiStatus, apiOutput) and their errors into the API's kinds.
 type Backend struct{ a *App }
 
 // NewBackend returns the API's backend over a.
