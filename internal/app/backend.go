@@ -15,7 +15,10 @@ import (
 	"mas/legacy"
 )
 
-// Backend serves the HTTP API with the command line's own verbs.
+// Backend serves the HTTP API with the command line's own verbs. It is
+// the app package's one adapter to package api: the verbs return the
+// app's types, and only this file turns them into the API's (apiSession,
+// apiStatus, apiOutput) and their errors into the API's kinds.
 type Backend struct{ a *App }
 
 // NewBackend returns the API's backend over a.
@@ -24,7 +27,7 @@ func NewBackend(a *App) Backend { return Backend{a} }
 func (b Backend) Run(ctx context.Context, r api.RunRequest) (*api.Run, error) {
 	prompts, err := ConfigPrompts(r.Agents)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", api.ErrInvalid, err)
+		return nil, api.Errorf(api.ErrInvalid, "%v", err)
 	}
 	started := b.a.Now().UTC().Format(time.RFC3339)
 	mode := Legacy // the API checked the mode: "", legacy or isolated
@@ -33,7 +36,7 @@ func (b Backend) Run(ctx context.Context, r api.RunRequest) (*api.Run, error) {
 	}
 	s, err := b.a.Start(ctx, Launch{Mode: mode, Config: r.Agents})
 	if errors.Is(err, legacy.ErrRunning) {
-		return nil, fmt.Errorf("%w: session %s already exists", api.ErrConflict, s.Name)
+		return nil, api.Errorf(api.ErrConflict, "session %s already exists", s.Name)
 	}
 	if err != nil {
 		return nil, err
@@ -84,11 +87,11 @@ func (b Backend) find(ref string) (string, string, error) {
 func asAPIError(err error) error {
 	switch {
 	case errors.Is(err, isolated.ErrMalformedID), isAmbiguous(err):
-		return fmt.Errorf("%w: %w", api.ErrInvalid, err)
+		return api.Errorf(api.ErrInvalid, "%w", err)
 	case errors.Is(err, isolated.ErrNoSession):
-		return fmt.Errorf("%w: %w", api.ErrNotFound, err)
+		return api.Errorf(api.ErrNotFound, "%w", err)
 	case errors.Is(err, isolated.ErrRunning), errors.Is(err, isolated.ErrBusy), errors.Is(err, isolated.ErrNameTaken):
-		return fmt.Errorf("%w: %w", api.ErrConflict, err)
+		return api.Errorf(api.ErrConflict, "%w", err)
 	}
 	return err
 }
@@ -162,18 +165,18 @@ func (b Backend) Remove(ctx context.Context, ref string, force bool) (string, er
 
 func (b Backend) Message(ctx context.Context, m api.MessageRequest) (*api.MessageResult, error) {
 	if err := layout.CheckText(m.Message); err != nil {
-		return nil, fmt.Errorf("%w: %v", api.ErrInvalid, err)
+		return nil, api.Errorf(api.ErrInvalid, "%v", err)
 	}
 	ids, unknown := roster.Recipients(m.Target)
 	if len(ids) == 0 || len(unknown) > 0 {
-		return nil, fmt.Errorf("%w: target %q names no agent in %q", api.ErrInvalid, m.Target, unknown)
+		return nil, api.Errorf(api.ErrInvalid, "target %q names no agent in %q", m.Target, unknown)
 	}
 	sel, err := b.a.Select(ctx, m.Session)
 	switch {
 	case isAmbiguous(err):
 		return nil, asAPIError(err)
 	case errors.Is(err, ErrNotRunning), errors.Is(err, ErrNoSession), errors.Is(err, isolated.ErrNoSession):
-		return nil, fmt.Errorf("%w: %v", api.ErrNotFound, err)
+		return nil, api.Errorf(api.ErrNotFound, "%v", err)
 	case err != nil:
 		return nil, conflict(err, "the request's \"session\" field")
 	}
@@ -181,13 +184,13 @@ func (b Backend) Message(ctx context.Context, m api.MessageRequest) (*api.Messag
 	var asking *AskingError
 	switch {
 	case errors.As(err, &asking):
-		return nil, fmt.Errorf("%w: %s", api.ErrConflict, asking.Refusal(`"force": true`))
+		return nil, api.Errorf(api.ErrConflict, "%s", asking.Refusal(`"force": true`))
 	case err != nil:
 		return nil, err
 	}
 	res := &api.MessageResult{Status: "acknowledged", Session: sel.Name, Target: m.Target, Sent: n, Total: len(ids)}
 	if n < len(ids) {
-		return nil, fmt.Errorf("%w: message sent to %d/%d agents: %v", api.ErrPartial, n, len(ids), failed)
+		return nil, api.Errorf(api.ErrPartial, "message sent to %d/%d agents: %v", n, len(ids), failed)
 	}
 	return res, nil
 }
@@ -197,12 +200,12 @@ func (b Backend) Output(ctx context.Context, ref, agent, lines string) (*api.Out
 	if lines != "" {
 		var err error
 		if n, err = PeekLines(lines); err != nil {
-			return nil, fmt.Errorf("%w: lines %v", api.ErrInvalid, err)
+			return nil, api.Errorf(api.ErrInvalid, "lines %v", err)
 		}
 	}
 	ids, err := PeekTargets(agent)
 	if err != nil {
-		return nil, fmt.Errorf("%w: agent: %v", api.ErrInvalid, err)
+		return nil, api.Errorf(api.ErrInvalid, "agent: %v", err)
 	}
 	sel, err := b.running(ctx, ref)
 	if err != nil {
@@ -231,9 +234,9 @@ func (b Backend) running(ctx context.Context, ref string) (Selected, error) {
 	case isAmbiguous(err):
 		return Selected{}, asAPIError(err)
 	case errors.Is(err, ErrNotRunning) && b.known(ref):
-		return Selected{}, fmt.Errorf("%w: %v", api.ErrConflict, err)
+		return Selected{}, api.Errorf(api.ErrConflict, "%v", err)
 	case errors.Is(err, ErrNotRunning):
-		return Selected{}, fmt.Errorf("%w: %v", api.ErrNotFound, err)
+		return Selected{}, api.Errorf(api.ErrNotFound, "%v", err)
 	}
 	return sel, err
 }
@@ -251,10 +254,10 @@ func (b Backend) Status(ctx context.Context, session string) (*api.Status, error
 		return nil, asAPIError(err)
 	}
 	if errors.Is(err, ErrNotRunning) {
-		return apiStatus(Status{Session: session, Status: "stopped", HTTPServer: b.a.HTTPServer(b.a.Root())}), nil
+		return apiStatus(Status{Session: session, Status: "stopped", HTTPServer: b.a.httpServer(b.a.Root())}), nil
 	}
 	if errors.Is(err, ErrNoSession) {
-		return apiStatus(Status{Status: "stopped", HTTPServer: b.a.HTTPServer(b.a.Root())}), nil
+		return apiStatus(Status{Status: "stopped", HTTPServer: b.a.httpServer(b.a.Root())}), nil
 	}
 	if err != nil {
 		return nil, conflict(err, "the \"session\" query parameter")
@@ -268,10 +271,10 @@ func (b Backend) Status(ctx context.Context, session string) (*api.Status, error
 func conflict(err error, field string) error {
 	var several *SeveralError
 	if errors.As(err, &several) {
-		return fmt.Errorf("%w: several mas sessions are running (%s): name one in %s",
-			api.ErrConflict, strings.Join(several.Names, ", "), field)
+		return api.Errorf(api.ErrConflict, "several mas sessions are running (%s): name one in %s",
+			strings.Join(several.Names, ", "), field)
 	}
-	return fmt.Errorf("%w: %v", api.ErrConflict, err)
+	return api.Errorf(api.ErrConflict, "%v", err)
 }
 
 // The routes and fields of the original's HTTP API (6526c92) that its
@@ -284,7 +287,7 @@ func conflict(err error, field string) error {
 // chooses it.
 func (b Backend) Connect(ctx context.Context, ref string, r api.ConnectRequest) (*api.Connection, error) {
 	if r.Window != "" && !slices.ContainsFunc(roster.Windows(), func(w roster.Window) bool { return w.Name == r.Window }) {
-		return nil, fmt.Errorf("%w: window must be meta, design, development or business, not %q", api.ErrInvalid, r.Window)
+		return nil, api.Errorf(api.ErrInvalid, "window must be meta, design, development or business, not %q", r.Window)
 	}
 	sel, err := b.running(ctx, ref)
 	if err != nil {

@@ -158,7 +158,7 @@ func TestBackendRefusesToAnswerADialog(t *testing.T) {
 		if !errors.Is(err, api.ErrConflict) {
 			t.Fatalf("to %s: %v, want a conflict", target, err)
 		}
-		want := `conflict: agent 21 is asking (Claude needs your permission to use Bash): the message would answer its dialog; nothing sent ("force": true sends it anyway)`
+		want := `agent 21 is asking (Claude needs your permission to use Bash): the message would answer its dialog; nothing sent ("force": true sends it anyway)`
 		if err.Error() != want {
 			t.Errorf("to %s:\n%v\nwant\n%s", target, err, want)
 		}

@@ -50,7 +50,7 @@ type Status struct {
 // Status describes the selected session from the panes its selection
 // already listed: no further tmux call.
 func (a *App) Status(sel Selected) Status {
-	st := Status{Session: sel.Shown(), HTTPServer: a.HTTPServer(sel.Root), Workspace: sel.Root}
+	st := Status{Session: sel.Shown(), HTTPServer: a.httpServer(sel.Root), Workspace: sel.Root}
 	if sel.Iso != nil {
 		st.Workspace = sel.Iso.Dir
 	}

@@ -12,6 +12,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"mas/internal/app"
+	"mas/internal/daemon"
 )
 
 // IO is what a run of the command line reads from and writes to the
@@ -39,9 +40,12 @@ type CommandLine struct {
 	root *command
 }
 
-// New returns the command line of e, its tmux calls going to the real tmux.
+// New returns the command line of e, its tmux calls going to the real tmux
+// and its roots' background servers being real ones.
 func New(e IO) *CommandLine {
-	return newCommandLine(e, app.New(app.Env{Getenv: e.Getenv, Environ: e.Environ, Cwd: e.Cwd, ExeDir: e.ExeDir, Exe: e.Exe}, e.Stderr))
+	verbs := app.New(app.Env{Getenv: e.Getenv, Environ: e.Environ, Cwd: e.Cwd, ExeDir: e.ExeDir, Exe: e.Exe}, e.Stderr)
+	verbs.Daemon = daemon.New(verbs)
+	return newCommandLine(e, verbs)
 }
 
 // newCommandLine is the command line of e over the verbs of verbs.

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	ucli "github.com/urfave/cli/v2"
+
+	"mas/internal/daemon"
 )
 
 var cmdServe = &command{name: "serve", usage: "Serve the HTTP API",
@@ -12,5 +14,5 @@ var cmdServe = &command{name: "serve", usage: "Serve the HTTP API",
 
 // serve serves the HTTP API in the foreground.
 func (cl *CommandLine) serve(ctx context.Context, cc *ucli.Context) error {
-	return cl.app.Serve(ctx, cc.String("addr"))
+	return daemon.Serve(ctx, cl.app, cc.String("addr"))
 }
