@@ -14,10 +14,18 @@ import (
 	"mas/internal/app"
 )
 
+var cmdWait = &command{name: "wait", args: []arg{optional(targetArg, "[target]")}, usage: "Wait until the agents a target names (all 13 without one) need a person: their turn ended, or they ask",
+	flags: []flagSpec{
+		{long: "for", value: "ACTIVITY", usage: "wait for this activity only: waiting (turn ended) or asking (a dialog)"},
+		{long: "timeout", value: "DURATION", usage: "give up after DURATION (90s, 5m, or seconds), exit 1"},
+		{long: "json", usage: "print the agents as JSON, as status --detail --json does"},
+	},
+	action: (*CommandLine).wait}
+
 // wait blocks until every agent a target names (all 13 without one) needs
 // a person, then prints them, one line each: "21 waiting", "22 asking:
 // permission to use Bash".
-func (a *App) wait(ctx context.Context, cc *ucli.Context) error {
+func (cl *CommandLine) wait(ctx context.Context, cc *ucli.Context) error {
 	ids, err := app.PeekTargets(cc.Args().First())
 	if err != nil {
 		return app.Usagef("wait: %v", err)
@@ -37,7 +45,7 @@ func (a *App) wait(ctx context.Context, cc *ucli.Context) error {
 			return app.Usagef("wait: --timeout %v", err)
 		}
 	}
-	sel, err := a.app.Select(ctx, "")
+	sel, err := cl.app.Select(ctx, "")
 	if err != nil {
 		return err
 	}
@@ -46,7 +54,7 @@ func (a *App) wait(ctx context.Context, cc *ucli.Context) error {
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	agents, err := a.app.Wait(ctx, sel, ids, want)
+	agents, err := cl.app.Wait(ctx, sel, ids, want)
 	var late *app.TimeoutError
 	switch {
 	case errors.As(err, &late):
@@ -55,7 +63,7 @@ func (a *App) wait(ctx context.Context, cc *ucli.Context) error {
 		return fmt.Errorf("wait: %w", err)
 	}
 	if cc.Bool("json") {
-		return a.writeJSON(agents)
+		return cl.writeJSON(agents)
 	}
 	var b strings.Builder
 	for _, ag := range agents {
@@ -65,7 +73,7 @@ func (a *App) wait(ctx context.Context, cc *ucli.Context) error {
 		}
 		b.WriteString("\n")
 	}
-	_, err = fmt.Fprint(a.e.Stdout, b.String())
+	_, err = fmt.Fprint(cl.io.Stdout, b.String())
 	return err
 }
 

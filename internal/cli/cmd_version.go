@@ -9,11 +9,13 @@ import (
 	ucli "github.com/urfave/cli/v2"
 )
 
+var cmdVersion = &command{name: "version", usage: "Print the version, and the commit and date it was built from", action: (*CommandLine).version}
+
 // version prints "mas version <v>" (a line scripts parse) and where the
 // binary comes from: the commit and its date, or how it was built.
-func (a *App) version(context.Context, *ucli.Context) error {
+func (cl *CommandLine) version(context.Context, *ucli.Context) error {
 	bi, ok := debug.ReadBuildInfo()
-	_, err := fmt.Fprint(a.e.Stdout, versionText(a.e.Version, bi, ok))
+	_, err := fmt.Fprint(cl.io.Stdout, versionText(cl.io.Version, bi, ok))
 	return err
 }
 

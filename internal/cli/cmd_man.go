@@ -8,25 +8,28 @@ import (
 	ucli "github.com/urfave/cli/v2"
 )
 
+var cmdMan = &command{name: "man", usage: "Print this manual as a roff man page: mas man | man -l -",
+	action: (*CommandLine).man}
+
 // man prints the manual page mas(1), generated from the same command specs
 // as help. (urfave/cli's ToMan, through go-md2man, drops the positional
 // arguments, shows each flag's placeholder as its default and sorts the
 // flags, so the page is written in roff here.)
-func (a *App) man(context.Context, *ucli.Context) error {
-	_, err := fmt.Fprint(a.e.Stdout, a.manPage())
+func (cl *CommandLine) man(context.Context, *ucli.Context) error {
+	_, err := fmt.Fprint(cl.io.Stdout, cl.manPage())
 	return err
 }
 
 // manPage is mas(1) in roff, with the man macros.
-func (a *App) manPage() string {
+func (cl *CommandLine) manPage() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, ".TH MAS 1 \"\" \"mas %s\" \"User Commands\"\n", roff(a.e.Version))
+	fmt.Fprintf(&b, ".TH MAS 1 \"\" \"mas %s\" \"User Commands\"\n", roff(cl.io.Version))
 	b.WriteString(".SH NAME\nmas \\- run a team of 13 coding agents in tmux\n")
 	b.WriteString(".SH SYNOPSIS\n.B mas\n.I command\n.RI [ arguments ]\n.RI [ flags ]\n.br\n")
 	b.WriteString(".B mas\n[\\fB\\-v\\fR|\\fB\\-\\-version\\fR|\\fB\\-h\\fR|\\fB\\-\\-help\\fR]\n")
 	b.WriteString(".SH DESCRIPTION\n" + roff(manDescription) + "\n")
 	b.WriteString(".SH OPTIONS\n")
-	writeManFlags(&b, a.root.flags)
+	writeManFlags(&b, cl.root.flags)
 	b.WriteString(".SH COMMANDS\n")
 	var walk func(prefix string, cmds []*command)
 	walk = func(prefix string, cmds []*command) {
@@ -44,7 +47,7 @@ func (a *App) manPage() string {
 			walk(prefix+c.name+" ", c.subs)
 		}
 	}
-	walk("", a.root.subs)
+	walk("", cl.root.subs)
 	// The help's footer: targets and ids verbatim, the environment as a list.
 	for _, block := range strings.Split(strings.TrimSpace(rootHelpFooter), "\n\n") {
 		title, body, _ := strings.Cut(block, "\n")

@@ -10,24 +10,24 @@ import (
 	"mas/internal/app"
 )
 
+var cmdHelp = &command{name: "help", args: []arg{optional(commandArg, "[command]"), optional(subcommandArg, "[subcommand]")}, usage: "Show this help, or the help of one command",
+	action: (*CommandLine).help}
+
 // help prints the whole help, or that of the command named by the arguments.
-func (a *App) help(_ context.Context, cc *ucli.Context) error {
-	c := a.root
-	for _, name := range cc.Args().Slice() {
-		next := c.sub(name)
-		if next == nil {
-			return app.Usagef("help: unknown command: %s", strings.TrimSpace(strings.Join(cc.Args().Slice(), " ")))
-		}
-		c = next
+func (cl *CommandLine) help(_ context.Context, cc *ucli.Context) error {
+	r := &reading{cmd: cl.root}
+	if rest := r.descend(cc.Args().Slice()); len(rest) > 0 || r.help || r.err != nil {
+		return app.Usagef("help: unknown command: %s", strings.TrimSpace(strings.Join(cc.Args().Slice(), " ")))
 	}
-	return a.writeHelp(c)
+	return cl.writeHelp(r)
 }
 
-// writeHelp prints the help of c (the root: every command) to stdout.
-func (a *App) writeHelp(c *command) error {
+// writeHelp prints the help of the command r names (mas alone: every
+// command) to stdout.
+func (cl *CommandLine) writeHelp(r *reading) error {
 	var b strings.Builder
-	if c == a.root {
-		fmt.Fprintf(&b, "mas %s - run a team of 13 coding agents in tmux\n\n", a.e.Version)
+	if c := r.cmd; c == cl.root {
+		fmt.Fprintf(&b, "mas %s - run a team of 13 coding agents in tmux\n\n", cl.io.Version)
 		b.WriteString("Usage:\n  mas <command> [arguments] [flags]\n  mas [flags]\n\nFlags:\n")
 		writeFlagsHelp(&b, c.flags)
 		b.WriteString("\nCommands:\n")
@@ -36,21 +36,15 @@ func (a *App) writeHelp(c *command) error {
 		}
 		b.WriteString(rootHelpFooter)
 	} else {
-		b.WriteString("Usage:\n")
-		writeCommandHelp(&b, c, "mas "+parentPrefix(a.root, c))
-	}
-	_, err := fmt.Fprint(a.e.Stdout, b.String())
-	return err
-}
-
-// parentPrefix is "session " for a subcommand of session, "" otherwise.
-func parentPrefix(root, c *command) string {
-	for _, p := range root.subs {
-		if p.sub(c.name) == c {
-			return p.name + " "
+		prefix := "mas "
+		for _, name := range r.names[:len(r.names)-1] {
+			prefix += name + " " // "session " for a subcommand of session
 		}
+		b.WriteString("Usage:\n")
+		writeCommandHelp(&b, c, prefix)
 	}
-	return ""
+	_, err := fmt.Fprint(cl.io.Stdout, b.String())
+	return err
 }
 
 func writeCommandHelp(b *strings.Builder, c *command, prefix string) {

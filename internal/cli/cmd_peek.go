@@ -11,9 +11,16 @@ import (
 	"mas/internal/app"
 )
 
+var cmdPeek = &command{name: "peek", args: []arg{optional(targetArg, "[target]")}, usage: "Show the last lines of the screens of the agents a target names (all 13 without one)",
+	flags: []flagSpec{
+		{long: "lines", short: "n", value: "LINES", usage: "lines of each agent, 1 to 2000 (default 20)"},
+		{long: "json", usage: "print a JSON array: id, name, window, status and lines of each agent"},
+	},
+	action: (*CommandLine).peek}
+
 // peek prints the last lines of the screens of the agents a target names
 // (all of them without one), each block headed by the agent.
-func (a *App) peek(ctx context.Context, cc *ucli.Context) error {
+func (cl *CommandLine) peek(ctx context.Context, cc *ucli.Context) error {
 	lines := app.DefaultPeekLines
 	if cc.IsSet("lines") {
 		n, err := app.PeekLines(cc.String("lines"))
@@ -26,16 +33,16 @@ func (a *App) peek(ctx context.Context, cc *ucli.Context) error {
 	if err != nil {
 		return app.Usagef("peek: %v", err)
 	}
-	sel, err := a.app.Select(ctx, "")
+	sel, err := cl.app.Select(ctx, "")
 	if err != nil {
 		return err
 	}
-	agents, err := a.app.Peek(ctx, sel, ids, lines)
+	agents, err := cl.app.Peek(ctx, sel, ids, lines)
 	if err != nil {
 		return err
 	}
 	if cc.Bool("json") {
-		return a.writeJSON(agents)
+		return cl.writeJSON(agents)
 	}
 	var b strings.Builder
 	for i, ag := range agents {
@@ -54,6 +61,6 @@ func (a *App) peek(ctx context.Context, cc *ucli.Context) error {
 			b.WriteString(l + "\n")
 		}
 	}
-	_, err = fmt.Fprint(a.e.Stdout, b.String())
+	_, err = fmt.Fprint(cl.io.Stdout, b.String())
 	return err
 }

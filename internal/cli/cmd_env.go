@@ -12,10 +12,18 @@ import (
 	"mas/isolated"
 )
 
+var cmdEnv = &command{name: "env", args: []arg{required(sessionArg, "<id>")}, usage: `Print a session's variables: vars=$(mas env ID) && eval "$vars"`,
+	flags: []flagSpec{
+		{long: "shell", value: "SHELL", kind: envShellArg, usage: "bash, zsh, posix or fish (default posix)"},
+		{long: "unset", usage: "print the commands that remove the variables"},
+		{long: "json", usage: "print a JSON object"},
+	},
+	action: (*CommandLine).envCommand}
+
 // envCommand prints a session's variables for eval. Everything is built
 // before anything is written, so that a failure leaves stdout empty and
 // `vars=$(mas env ID) && eval "$vars"` evaluates nothing.
-func (a *App) envCommand(_ context.Context, cc *ucli.Context) error {
+func (cl *CommandLine) envCommand(_ context.Context, cc *ucli.Context) error {
 	shell := envfile.POSIX
 	if cc.IsSet("shell") {
 		sh, err := envfile.ParseShell(cc.String("shell"))
@@ -25,7 +33,7 @@ func (a *App) envCommand(_ context.Context, cc *ucli.Context) error {
 		shell = sh
 	}
 	ref := cc.Args().First()
-	root, id, err := a.app.Find(ref, "env: ")
+	root, id, err := cl.app.Find(ref, "env: ")
 	if err != nil {
 		return err
 	}
@@ -61,11 +69,11 @@ func (a *App) envCommand(_ context.Context, cc *ucli.Context) error {
 			return fmt.Errorf("session %s: %w", id, err)
 		}
 	}
-	if _, err := fmt.Fprint(a.e.Stdout, out); err != nil {
+	if _, err := fmt.Fprint(cl.io.Stdout, out); err != nil {
 		return err
 	}
-	if a.e.StdoutTTY && !cc.Bool("json") {
-		fmt.Fprintf(a.e.Stderr, "mas: hint: %s\n", envHint(ref, shell, cc.Bool("unset")))
+	if cl.io.StdoutTTY && !cc.Bool("json") {
+		fmt.Fprintf(cl.io.Stderr, "mas: hint: %s\n", envHint(ref, shell, cc.Bool("unset")))
 	}
 	return nil
 }

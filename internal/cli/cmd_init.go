@@ -12,11 +12,15 @@ import (
 	"mas/legacy"
 )
 
+var cmdInit = &command{name: "init", usage: "Create unit/, workflows/ and .masrc here, the units filled from the templates",
+	flags:  []flagSpec{{long: "name", value: "NAME", usage: "project name (read from stdin when missing)"}},
+	action: (*CommandLine).initProject}
+
 // initProject makes the working directory a MAS project.
-func (a *App) initProject(_ context.Context, cc *ucli.Context) error {
+func (cl *CommandLine) initProject(_ context.Context, cc *ucli.Context) error {
 	name := cc.String("name")
 	if !cc.IsSet("name") {
-		answer, err := a.ask("Project name: ")
+		answer, err := cl.ask("Project name: ")
 		if errors.Is(err, errNoAnswer) {
 			return app.Usagef("init: no project name: %v (give it with --name NAME)", err)
 		}
@@ -28,10 +32,10 @@ func (a *App) initProject(_ context.Context, cc *ucli.Context) error {
 	if strings.TrimSpace(name) == "" {
 		return app.Usagef("init: %v", legacy.ErrNoName)
 	}
-	if err := a.app.Init(name); err != nil {
+	if err := cl.app.Init(name); err != nil {
 		return fmt.Errorf("init: %w", err)
 	}
-	fmt.Fprintf(a.e.Stderr, "[INFO] MAS project '%s' ready in %s (session %s); next: mas start\n",
-		name, a.e.Cwd, legacy.SessionName(name))
+	fmt.Fprintf(cl.io.Stderr, "[INFO] MAS project '%s' ready in %s (session %s); next: mas start\n",
+		name, cl.io.Cwd, legacy.SessionName(name))
 	return nil
 }

@@ -13,21 +13,28 @@ import (
 	"mas/internal/app"
 )
 
+var cmdStatus = &command{name: "status", usage: "Show whether the session and its agents are running",
+	flags: []flagSpec{
+		{long: "detail", usage: "add start time, workspace, windows and one line per agent"},
+		{long: "json", usage: "print the same data as JSON"},
+	},
+	action: (*CommandLine).status}
+
 // status prints whether the selected session and its agents run.
-func (a *App) status(ctx context.Context, cc *ucli.Context) error {
-	sel, err := a.app.Select(ctx, "")
+func (cl *CommandLine) status(ctx context.Context, cc *ucli.Context) error {
+	sel, err := cl.app.Select(ctx, "")
 	if errors.Is(err, app.ErrNoSession) {
-		sel, err = app.Selected{Name: "none", Root: a.app.Root()}, nil
+		sel, err = app.Selected{Name: "none", Root: cl.app.Root()}, nil
 	}
 	if err != nil {
 		return err
 	}
-	st := a.app.Status(sel)
+	st := cl.app.Status(sel)
 	if cc.Bool("json") {
 		if !cc.Bool("detail") {
 			st.StartedAt, st.Workspace, st.Windows, st.Agents = "", "", nil, nil
 		}
-		return a.writeJSON(st)
+		return cl.writeJSON(st)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Session: %s\nStatus: %s\n", st.Session, st.Status)
@@ -48,12 +55,12 @@ func (a *App) status(ctx context.Context, cc *ucli.Context) error {
 			fmt.Fprintf(&b, "  %s (%d panes)\n", w.Name, w.Panes)
 		}
 		b.WriteString("\nAgents:\n")
-		now := a.app.Now()
+		now := cl.app.Now()
 		for _, ag := range st.Agents {
 			b.WriteString(agentStatusLine(ag, now))
 		}
 	}
-	_, err = fmt.Fprint(a.e.Stdout, b.String())
+	_, err = fmt.Fprint(cl.io.Stdout, b.String())
 	return err
 }
 
