@@ -43,7 +43,7 @@ func main() {
 		os.Exit(exitFailure)
 	}
 	exe, exeDir := executable()
-	code := run(ctx, cli.Env{
+	code := run(ctx, cli.IO{
 		Args:      os.Args,
 		Getenv:    os.Getenv,
 		Environ:   os.Environ,
@@ -111,7 +111,7 @@ func onSignals() (context.Context, func() syscall.Signal) {
 
 // run executes one command line and returns the exit code. Errors are
 // printed here, once, as "mas: …" on stderr.
-func run(ctx context.Context, e cli.Env) int {
+func run(ctx context.Context, e cli.IO) int {
 	return exitCode(cli.Run(ctx, e), e.Stderr)
 }
 

@@ -14,7 +14,7 @@ import (
 func runMas(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code = run(context.Background(), cli.Env{
+	code = run(context.Background(), cli.IO{
 		Args:    append([]string{"mas"}, args...),
 		Getenv:  func(string) string { return "" },
 		Stdin:   strings.NewReader(""),

@@ -22,14 +22,14 @@ var errNoAnswer = errors.New("stdin ended before an answer")
 // follows the line is left to whoever reads stdin next. The end of stdin
 // before a newline, even after some text, is errNoAnswer, as it made read
 // fail.
-func (a *App) ask(prompt string) (string, error) {
-	if a.e.StdinTTY {
-		fmt.Fprint(a.e.Stderr, prompt)
+func (cl *CommandLine) ask(prompt string) (string, error) {
+	if cl.io.StdinTTY {
+		fmt.Fprint(cl.io.Stderr, prompt)
 	}
 	var line []byte
 	b := make([]byte, 1)
 	for {
-		n, err := a.e.Stdin.Read(b)
+		n, err := cl.io.Stdin.Read(b)
 		if n == 1 {
 			if b[0] == '\n' {
 				return strings.Trim(string(line), " \t"), nil

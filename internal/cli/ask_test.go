@@ -33,7 +33,7 @@ func TestAsk(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var stderr bytes.Buffer
-		a := &App{e: Env{Stdin: strings.NewReader(tt.stdin), Stderr: &stderr, StdinTTY: tt.tty}}
+		a := &CommandLine{io: IO{Stdin: strings.NewReader(tt.stdin), Stderr: &stderr, StdinTTY: tt.tty}}
 		got, err := a.ask("Q? ")
 		switch {
 		case tt.err == nil && (err != nil || got != tt.answer):
@@ -56,7 +56,7 @@ var errOther = errors.New("other")
 // next reader (a script that feeds mas stop its answer, then reads on).
 func TestAskLeavesTheRest(t *testing.T) {
 	r := strings.NewReader("y\nnext line\n")
-	a := &App{e: Env{Stdin: r, Stderr: io.Discard}}
+	a := &CommandLine{io: IO{Stdin: r, Stderr: io.Discard}}
 	if got, err := a.ask("Q? "); got != "y" || err != nil {
 		t.Fatalf("%q, %v", got, err)
 	}

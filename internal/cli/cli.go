@@ -1,20 +1,24 @@
-// Package cli is the command line of mas: the command specs, and one file
-// per command that reads its flags, calls a verb of package app and prints.
+// Package cli is the command line of mas. Each command is one file,
+// cmd_<name>.go: its spec (positionals, flags, help text) beside its
+// action, which calls a verb of package app and prints. spec.go reads a
+// command line against the specs, once, for the run, help and completion;
+// urfave/cli parses the flag values and calls the action.
 package cli
 
 import (
 	"context"
 	"io"
-	"strings"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"mas/internal/app"
+	"mas/internal/daemon"
 )
 
-// Env is everything a run of the command line reads from the outside
-// world.
-type Env struct {
+// IO is what a run of the command line reads from and writes to the
+// outside world, passed in as values: its arguments, environment, streams
+// and working directory.
+type IO struct {
 	Args    []string // the command line, the program's name first
 	Getenv  func(string) string
 	Environ func() []string
@@ -29,121 +33,102 @@ type Env struct {
 	Version             string
 }
 
-// App is the command line of mas over the verbs of app.
-type App struct {
-	e    Env
+// CommandLine is the command line of mas over the verbs of app.
+type CommandLine struct {
+	io   IO
 	app  *app.App
 	root *command
 }
 
-// New returns the command line of e, its tmux calls going to the real tmux.
-func New(e Env) *App {
-	return newApp(e, app.New(app.Env{Getenv: e.Getenv, Environ: e.Environ, Cwd: e.Cwd, ExeDir: e.ExeDir, Exe: e.Exe}, e.Stderr))
+// New returns the command line of e, its tmux calls going to the real tmux
+// and its roots' background servers being real ones.
+func New(e IO) *CommandLine {
+	verbs := app.New(app.Env{Getenv: e.Getenv, Environ: e.Environ, Cwd: e.Cwd, ExeDir: e.ExeDir, Exe: e.Exe}, e.Stderr)
+	verbs.Daemon = daemon.New(verbs)
+	return newCommandLine(e, verbs)
 }
 
-// newApp is the command line of e over the verbs of verbs.
-func newApp(e Env, verbs *app.App) *App {
-	a := &App{e: e, app: verbs}
-	a.root = &command{name: "mas", subs: a.commands(), flags: rootFlags}
-	return a
+// newCommandLine is the command line of e over the verbs of verbs.
+func newCommandLine(e IO, verbs *app.App) *CommandLine {
+	cl := &CommandLine{io: e, app: verbs}
+	cl.root = &command{name: "mas", subs: commands, flags: rootFlags}
+	return cl
 }
 
 // Run runs the command line e.Args. A usage error is an *app.UsageError.
-func Run(ctx context.Context, e Env) error {
+func Run(ctx context.Context, e IO) error {
 	return New(e).run(ctx, e.Args[1:])
 }
 
-// run resolves the command named by args, checks its arguments and runs it.
-func (a *App) run(ctx context.Context, args []string) error {
-	c, path := a.root, ""
-	var names []string
+// run reads args against the spec and runs the command they name, or
+// shows the help they ask for.
+func (cl *CommandLine) run(ctx context.Context, args []string) error {
 	if len(args) > 0 && args[0] == completeCommand {
-		return a.complete(args[1:])
+		return cl.complete(args[1:])
 	}
 	if len(args) > 0 && (args[0] == "-v" || args[0] == "--version") {
 		args = append([]string{"version"}, args[1:]...)
 	}
-	for len(c.subs) > 0 {
-		switch {
-		case len(args) == 0 && c != a.root:
-			var names []string
-			for _, s := range c.subs {
-				names = append(names, s.name)
-			}
-			return app.Usagef("%s: missing subcommand (%s)", path, strings.Join(names, ", "))
-		case len(args) == 0 || isHelp(args[0]) || c == a.root && args[0] == "help" && len(args) == 1:
-			return a.writeHelp(c)
-		}
-		next := c.sub(args[0])
-		if next == nil {
-			if strings.HasPrefix(args[0], "-") {
-				return app.Usagef("unknown flag %s", args[0])
-			}
-			if c == a.root {
-				return app.Usagef("unknown command: %s", args[0])
-			}
-			return app.Usagef("%s: unknown command: %s", c.name, args[0])
-		}
-		c, args = next, args[1:]
-		names = append(names, c.name)
-		path = strings.Join(names, " ")
+	r := read(cl.root, args, false)
+	switch {
+	case r.help:
+		return cl.writeHelp(r)
+	case r.err != nil:
+		return r.err
 	}
-	p, err := normalize(c, path, args)
-	if err != nil {
-		return err
-	}
-	if p.help {
-		return a.writeHelp(c)
-	}
-	return a.dispatch(ctx, c, names, p.argv)
+	return cl.dispatch(ctx, r)
 }
 
-// dispatch hands the normalized command line to urfave/cli, which parses
-// the flag values and calls the action.
-func (a *App) dispatch(ctx context.Context, c *command, names []string, argv []string) error {
-	var runErr error
-	leaf := &ucli.Command{
-		Name:            c.name,
-		HideHelp:        true,
-		HideHelpCommand: true,
-		OnUsageError: func(_ *ucli.Context, err error, _ bool) error {
-			return &app.UsageError{Msg: err.Error()}
-		},
-		Action: func(cc *ucli.Context) error {
-			runErr = c.action(ctx, cc)
-			return nil
-		},
-	}
-	for _, f := range c.flags {
-		var aliases []string
-		if f.short != "" {
-			aliases = []string{f.short}
-		}
-		if f.value != "" {
-			leaf.Flags = append(leaf.Flags, &ucli.StringFlag{Name: f.long, Aliases: aliases, Usage: f.usage})
-		} else {
-			leaf.Flags = append(leaf.Flags, &ucli.BoolFlag{Name: f.long, Aliases: aliases, Usage: f.usage})
-		}
-	}
-	cmd := leaf
-	for i := len(names) - 2; i >= 0; i-- {
-		cmd = &ucli.Command{Name: names[i], HideHelp: true, HideHelpCommand: true, Subcommands: []*ucli.Command{cmd}}
+// dispatch hands the command line r read to urfave/cli, which parses the
+// flag values and calls the command's action.
+func (cl *CommandLine) dispatch(ctx context.Context, r *reading) error {
+	onUsageError := func(_ *ucli.Context, err error, _ bool) error {
+		return &app.UsageError{Msg: err.Error()}
 	}
 	capp := &ucli.App{
 		Name:            "mas",
 		HideHelp:        true,
 		HideHelpCommand: true,
 		HideVersion:     true,
-		Writer:          a.e.Stdout,
-		ErrWriter:       a.e.Stderr,
+		Writer:          cl.io.Stdout,
+		ErrWriter:       cl.io.Stderr,
 		ExitErrHandler:  func(*ucli.Context, error) {},
-		OnUsageError: func(_ *ucli.Context, err error, _ bool) error {
-			return &app.UsageError{Msg: err.Error()}
-		},
-		Commands: []*ucli.Command{cmd},
+		OnUsageError:    onUsageError,
+		Commands:        cl.urfaveCommands(cl.root.subs, onUsageError),
 	}
-	if err := capp.RunContext(ctx, append(append([]string{"mas"}, names...), argv...)); err != nil {
-		return err
+	return capp.RunContext(ctx, append(append([]string{"mas"}, r.names...), r.argv()...))
+}
+
+// urfaveCommands are cmds as urfave/cli commands: their flags, their
+// subcommands and their actions, run by cl. urfave/cli shows no help of
+// its own; the command line it is given has been read against the same
+// spec.
+func (cl *CommandLine) urfaveCommands(cmds []*command, onUsageError ucli.OnUsageErrorFunc) []*ucli.Command {
+	var out []*ucli.Command
+	for _, c := range cmds {
+		uc := &ucli.Command{
+			Name:            c.name,
+			HideHelp:        true,
+			HideHelpCommand: true,
+			OnUsageError:    onUsageError,
+			Subcommands:     cl.urfaveCommands(c.subs, onUsageError),
+		}
+		if c.action != nil {
+			action := c.action
+			uc.Action = func(cc *ucli.Context) error { return action(cl, cc.Context, cc) }
+		}
+		for _, f := range c.flags {
+			var aliases []string
+			if f.short != "" {
+				aliases = []string{f.short}
+			}
+			if f.value != "" {
+				uc.Flags = append(uc.Flags, &ucli.StringFlag{Name: f.long, Aliases: aliases, Usage: f.usage})
+			} else {
+				uc.Flags = append(uc.Flags, &ucli.BoolFlag{Name: f.long, Aliases: aliases, Usage: f.usage})
+			}
+		}
+		out = append(out, uc)
 	}
-	return runErr
+	return out
 }

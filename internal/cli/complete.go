@@ -1,13 +1,9 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
-	ucli "github.com/urfave/cli/v2"
-
-	"mas/internal/app"
 	"mas/internal/roster"
 	"mas/isolated"
 )
@@ -22,128 +18,114 @@ const completeCommand = "__complete"
 const filesDirective = ":files"
 
 // complete prints the candidates for the last of words.
-func (a *App) complete(words []string) error {
+func (cl *CommandLine) complete(words []string) error {
 	var b strings.Builder
-	for _, c := range a.candidates(words) {
+	for _, c := range cl.candidates(words) {
 		b.WriteString(c + "\n")
 	}
-	_, err := fmt.Fprint(a.e.Stdout, b.String())
+	_, err := fmt.Fprint(cl.io.Stdout, b.String())
 	return err
 }
 
 // candidates are the completions of the last of words (the words after
 // the program's name; the last one is being typed and may be empty),
-// those that begin with it, or [filesDirective].
-func (a *App) candidates(words []string) []string {
+// those that begin with it, or [filesDirective]. The words before it are
+// read as a run reads them.
+func (cl *CommandLine) candidates(words []string) []string {
 	if len(words) == 0 {
 		words = []string{""}
 	}
-	cur, done := words[len(words)-1], words[:len(words)-1]
-	c := a.root
-	for len(c.subs) > 0 && len(done) > 0 {
-		next := c.sub(done[0])
-		if next == nil {
-			return nil
-		}
-		c, done = next, done[1:]
-	}
-	if len(c.subs) > 0 {
-		var names []string
-		for _, s := range c.subs {
-			names = append(names, s.name)
-		}
-		if c == a.root && strings.HasPrefix(cur, "-") {
-			names = flagNames(c.flags)
-		}
-		return withPrefix(names, cur)
-	}
-	// The leaf command: which positional or flag value is being typed.
-	var pos []string
-	var pending *flagSpec
-	dashdash := false
-	for _, w := range done {
-		switch {
-		case pending != nil:
-			pending = nil
-		case dashdash || len(pos) < c.literal:
-			pos = append(pos, w)
-		case w == "--":
-			dashdash = true
-		case strings.HasPrefix(w, "-") && len(w) > 1:
-			name, _, hasValue := strings.Cut(strings.TrimLeft(w, "-"), "=")
-			if f, ok := c.lookupFlag(name); ok && f.value != "" && !hasValue {
-				pending = &f
-			}
-		default:
-			pos = append(pos, w)
-		}
-	}
-	if pending != nil {
-		return a.flagValues(*pending, cur, "")
-	}
-	if !dashdash && len(pos) >= c.literal && strings.HasPrefix(cur, "-") {
-		if name, value, ok := strings.Cut(cur, "="); ok {
-			if f, found := c.lookupFlag(strings.TrimLeft(name, "-")); found && f.value != "" {
-				return a.flagValues(f, value, name+"=")
-			}
-			return nil
-		}
-		return withPrefix(flagNames(c.flags), cur)
-	}
-	if len(pos) >= len(c.args) {
+	cur := words[len(words)-1]
+	r := read(cl.root, words[:len(words)-1], true)
+	c := r.cmd
+	switch {
+	case len(c.subs) > 0 && (r.help || r.err != nil):
+		return nil // a word that names no command
+	case len(c.subs) > 0:
+		return cl.subcommands(c, cur)
+	case r.pending != nil:
+		return cl.flagValues(*r.pending, cur, "")
+	case !r.dashdash && len(r.pos) >= c.literal && strings.HasPrefix(cur, "-"):
+		return cl.flagCandidates(c, cur)
+	case len(r.pos) >= len(c.args):
 		return nil
 	}
-	switch c.args[len(pos)] {
-	case "<target>", "[target]":
-		return targets(cur)
-	case "<id>", "[<id>]":
-		// Of session: stopping or attaching a stopped session fails, and
-		// so does resuming an active one.
-		status := map[string]string{"stop": "active", "attach": "active", "resume": "stopped"}[c.name]
-		return a.sessionRefs(cur, status)
-	case "<shell>":
-		return withPrefix(completionShells, cur)
-	case "[command]":
-		var names []string
-		for _, s := range a.root.subs {
-			names = append(names, s.name)
-		}
-		return withPrefix(names, cur)
-	case "[subcommand]":
-		if p := a.root.sub(pos[len(pos)-1]); p != nil {
-			var names []string
-			for _, s := range p.subs {
-				names = append(names, s.name)
-			}
-			return withPrefix(names, cur)
-		}
+	return cl.values(c.args[len(r.pos)].kind, r.pos, cur)
+}
+
+// subcommands completes a command name under c; at the top, a word that
+// begins with a dash is a flag of mas itself.
+func (cl *CommandLine) subcommands(c *command, cur string) []string {
+	if c == cl.root && strings.HasPrefix(cur, "-") {
+		return withPrefix(flagNames(c.flags), cur)
+	}
+	return withPrefix(c.subNames(), cur)
+}
+
+// flagCandidates completes a flag of c: its names, or the value after
+// "--flag=".
+func (cl *CommandLine) flagCandidates(c *command, cur string) []string {
+	name, value, ok := strings.Cut(cur, "=")
+	if !ok {
+		return withPrefix(flagNames(c.flags), cur)
+	}
+	if f, found := c.lookupFlag(strings.TrimLeft(name, "-")); found && f.value != "" {
+		return cl.flagValues(f, value, name+"=")
 	}
 	return nil
 }
 
 // flagValues completes the value of f; prefix ("--shell=") is put back
-// in front of each candidate.
-func (a *App) flagValues(f flagSpec, cur, prefix string) []string {
-	var values []string
-	switch f.long {
-	case "shell":
-		values = []string{"bash", "zsh", "posix", "fish"}
-	case "window":
-		for _, w := range roster.Windows() {
-			values = append(values, w.Name)
-		}
-	case "unit":
-		values = targets(cur)
-	case "config":
-		if prefix == "" {
-			return []string{filesDirective}
-		}
+// in front of each candidate. A file is left to the shell, which cannot
+// be asked to after "--config=".
+func (cl *CommandLine) flagValues(f flagSpec, cur, prefix string) []string {
+	if f.kind == fileArg && prefix != "" {
+		return nil
 	}
 	var out []string
-	for _, v := range withPrefix(values, cur) {
+	for _, v := range cl.values(f.kind, nil, cur) {
 		out = append(out, prefix+v)
 	}
 	return out
+}
+
+// values completes a word of kind; before are the positionals given
+// before it.
+func (cl *CommandLine) values(kind argKind, before []string, cur string) []string {
+	switch kind {
+	case targetArg:
+		return targets(cur)
+	case sessionArg:
+		return cl.sessionRefs(cur, "")
+	case activeSessionArg:
+		return cl.sessionRefs(cur, "active")
+	case stoppedSessionArg:
+		return cl.sessionRefs(cur, "stopped")
+	case scriptShellArg:
+		return withPrefix(completionShells, cur)
+	case envShellArg:
+		return withPrefix(envShells, cur)
+	case windowArg:
+		return withPrefix(windowNames(), cur)
+	case fileArg:
+		return []string{filesDirective}
+	case commandArg:
+		return withPrefix(cl.root.subNames(), cur)
+	case subcommandArg:
+		if p := cl.root.sub(before[len(before)-1]); p != nil {
+			return withPrefix(p.subNames(), cur)
+		}
+	}
+	return nil
+}
+
+// windowNames are the names of the team's windows, in creation order.
+func windowNames() []string {
+	var names []string
+	for _, w := range roster.Windows() {
+		names = append(names, w.Name)
+	}
+	return names
 }
 
 // targets completes a send target: one part of a comma-separated list,
@@ -175,8 +157,8 @@ func targets(cur string) []string {
 // one session: two ids that begin alike (made by the original, or by
 // hand) are offered whole, and not by the tmux name they share. A status
 // keeps only the sessions whose .session says it; "" keeps all.
-func (a *App) sessionRefs(cur string, status string) []string {
-	root := a.app.Root()
+func (cl *CommandLine) sessionRefs(cur string, status string) []string {
+	root := cl.app.Root()
 	ids, err := isolated.IDs(root)
 	if err != nil {
 		return nil
@@ -238,71 +220,5 @@ func contains(s []string, v string) bool {
 	return false
 }
 
-// completionShells are the shells "mas completion" writes a script for.
-var completionShells = []string{"bash", "zsh", "fish"}
-
-// completion prints the completion script for the shell named.
-func (a *App) completion(_ context.Context, cc *ucli.Context) error {
-	script, ok := completionScripts[cc.Args().First()]
-	if !ok {
-		return app.Usagef("completion: unknown shell %q (bash, zsh or fish)", cc.Args().First())
-	}
-	_, err := fmt.Fprint(a.e.Stdout, script)
-	return err
-}
-
-// completionScripts register a completion for both names of the binary;
-// each calls back into the binary being completed ("mas __complete").
-var completionScripts = map[string]string{
-	"bash": `# bash completion for mas and mas_refactored.sh
-# Load it in ~/.bashrc: source <(mas completion bash)
-_mas() {
-	local out
-	out="$("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)" || return 0
-	if [[ $out == :files ]]; then
-		compopt -o default 2>/dev/null
-		COMPREPLY=()
-		return 0
-	fi
-	local IFS=$'\n'
-	# shellcheck disable=SC2207 # one candidate per line
-	COMPREPLY=($out)
-}
-complete -F _mas mas mas_refactored.sh
-`,
-	"zsh": `#compdef mas mas_refactored.sh
-# zsh completion for mas and mas_refactored.sh
-# Load it in ~/.zshrc after compinit: source <(mas completion zsh)
-# or save it as _mas in a directory of $fpath.
-_mas() {
-	local -a cands
-	cands=("${(@f)$("${words[1]}" __complete "${(@)words[2,CURRENT]}" 2>/dev/null)}")
-	cands=(${cands:#})
-	if [[ ${cands[1]} == :files ]]; then
-		_files
-		return
-	fi
-	compadd -Q -- "${cands[@]}"
-}
-if [[ "${funcstack[1]}" == _mas ]]; then
-	_mas "$@"
-else
-	compdef _mas mas mas_refactored.sh
-fi
-`,
-	"fish": `# fish completion for mas and mas_refactored.sh
-# Load it in ~/.config/fish/config.fish: mas completion fish | source
-# or save it as ~/.config/fish/completions/mas.fish.
-function __mas_complete
-	set -l tokens (commandline -opc)
-	set -l out ($tokens[1] __complete $tokens[2..] (commandline -ct) 2>/dev/null)
-	if test "$out" = :files
-		__fish_complete_path (commandline -ct)
-		return
-	end
-	printf '%s\n' $out
-end
-complete -c mas -f -a '(__mas_complete)'
-complete -c mas_refactored.sh -f -a '(__mas_complete)'
-`,
-}
+// envShells are the shells "mas env --shell" writes for.
+var envShells = []string{"bash", "zsh", "posix", "fish"}

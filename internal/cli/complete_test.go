@@ -12,34 +12,14 @@ import (
 
 	"mas/internal/app"
 	"mas/internal/faketmux"
+	"mas/tmux"
 )
 
 // TestCandidates runs the completer over a root holding two sessions, one
 // active and one stopped, and a fake tmux that must not be called.
 func TestCandidates(t *testing.T) {
-	_, rec := faketmux.New()
-	root := t.TempDir()
-	// "true" is on every PATH: the start checks the agent program.
-	vars := map[string]string{"MAS_ROOT": root, "MAS_HTTP": "off", "MAS_AGENT_COMMAND": "true"}
-	verbs := &app.App{
-		Env:       app.Env{Getenv: func(k string) string { return vars[k] }, Cwd: root},
-		Tmux:      rec,
-		AnyServer: rec,
-		Now:       func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
-		Progress:  &bytes.Buffer{},
-	}
-	var ids []string
-	for range 2 {
-		s, err := verbs.Start(context.Background(), app.Launch{Mode: app.Isolated})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, s.ID)
-	}
-	if err := verbs.StopSession(context.Background(), root, ids[1]); err != nil {
-		t.Fatal(err)
-	}
-	active, stopped := ids[0], ids[1]
+	verbs, rec, root, active, stopped := twoSessions(t)
+	ids := []string{active, stopped}
 	slices.Sort(ids) // candidates come in the order of the directories
 	prefixes := []string{ids[0][:8], ids[1][:8]}
 	tmuxNames := []string{"mas-" + ids[0][:8], "mas-" + ids[1][:8]}
@@ -60,6 +40,8 @@ func TestCandidates(t *testing.T) {
 		{[]string{"send", "-"}, nil, "the first word of send is the target whatever it looks like"},
 		{[]string{"send", "00", "hi", "--ex"}, []string{"--execute"}, "flags after the message"},
 		{[]string{"send", "00", "hi", "--", "-"}, nil, "nothing after --"},
+		{[]string{"send", "--", "d"}, []string{"design", "development"}, "the target after a -- that ends the flags, as the run reads send -- 00 hi"},
+		{[]string{"send", "00", "--", "-"}, nil, "the message after --, never a flag: the run types send 00 -- -e as the text -e"},
 		{[]string{"list", "-u", "ma"}, []string{"managers"}, "a flag's value"},
 		{[]string{"peek", "00,des"}, []string{"00,design"}, "peek takes a target as send does"},
 		{[]string{"peek", "--"}, []string{"--lines", "--json"}, "flags of peek"},
@@ -83,33 +65,69 @@ func TestCandidates(t *testing.T) {
 		{[]string{"bogus", ""}, nil, "nothing under an unknown command"},
 		{[]string{"status", "x", ""}, nil, "nothing where the command takes no argument"},
 	}
-	a := newApp(Env{Getenv: verbs.Getenv, Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Cwd: root}, verbs)
+	a := newCommandLine(IO{Getenv: verbs.Getenv, Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Cwd: root}, verbs)
 	for _, tt := range tests {
-		got := a.candidates(tt.words)
-		name := strings.Join(tt.words, " ") + "<TAB>"
-		exact := true
-		for _, w := range tt.want {
-			switch {
-			case strings.HasPrefix(w, "+"):
-				exact = false
-				if !slices.Contains(got, w[1:]) {
-					t.Errorf("%s: %q lacks %q (%s)", name, got, w[1:], tt.why)
-				}
-			case strings.HasPrefix(w, "!"):
-				if slices.Contains(got, w[1:]) {
-					t.Errorf("%s: %q holds %q (%s)", name, got, w[1:], tt.why)
-				}
-			}
-		}
-		if exact && !slices.Equal(got, tt.want) {
-			t.Errorf("%s: got %q, want %q (%s)", name, got, tt.want, tt.why)
-		}
+		checkCandidates(t, strings.Join(tt.words, " ")+"<TAB>", a.candidates(tt.words), tt.want, tt.why)
 	}
 	if n := len(rec.Calls()); n != calls {
 		t.Errorf("completion ran tmux: %q", rec.Calls()[calls:])
 	}
 	if after := snapshot(t, root); !slices.Equal(before, after) {
 		t.Errorf("completion changed the root:\nbefore %q\nafter  %q", before, after)
+	}
+}
+
+// twoSessions makes two isolated sessions on a fake tmux server, the
+// second stopped, and returns the verbs over them, the fake's recorder,
+// the root and the sessions' ids.
+func twoSessions(t *testing.T) (verbs *app.App, rec *tmux.Recorder, root, active, stopped string) {
+	t.Helper()
+	_, rec = faketmux.New()
+	root = t.TempDir()
+	// "true" is on every PATH: the start checks the agent program.
+	vars := map[string]string{"MAS_ROOT": root, "MAS_HTTP": "off", "MAS_AGENT_COMMAND": "true"}
+	verbs = &app.App{
+		Env:       app.Env{Getenv: func(k string) string { return vars[k] }, Cwd: root},
+		Tmux:      rec,
+		AnyServer: rec,
+		Now:       func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
+		Progress:  &bytes.Buffer{},
+	}
+	var ids []string
+	for range 2 {
+		s, err := verbs.Start(context.Background(), app.Launch{Mode: app.Isolated})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, s.ID)
+	}
+	if err := verbs.StopSession(context.Background(), root, ids[1]); err != nil {
+		t.Fatal(err)
+	}
+	return verbs, rec, root, ids[0], ids[1]
+}
+
+// checkCandidates compares the candidates got for name with want: "+x"
+// is a candidate want must hold, "!x" one it must not, and a want
+// without "+" is the exact list.
+func checkCandidates(t *testing.T, name string, got, want []string, why string) {
+	t.Helper()
+	exact := true
+	for _, w := range want {
+		switch {
+		case strings.HasPrefix(w, "+"):
+			exact = false
+			if !slices.Contains(got, w[1:]) {
+				t.Errorf("%s: %q lacks %q (%s)", name, got, w[1:], why)
+			}
+		case strings.HasPrefix(w, "!"):
+			if slices.Contains(got, w[1:]) {
+				t.Errorf("%s: %q holds %q (%s)", name, got, w[1:], why)
+			}
+		}
+	}
+	if exact && !slices.Equal(got, want) {
+		t.Errorf("%s: got %q, want %q (%s)", name, got, want, why)
 	}
 }
 
@@ -131,7 +149,7 @@ func TestCandidatesNameOneSessionEach(t *testing.T) {
 	_, rec := faketmux.New()
 	vars := map[string]string{"MAS_ROOT": root}
 	verbs := &app.App{Env: app.Env{Getenv: func(k string) string { return vars[k] }, Cwd: root}, Tmux: rec, AnyServer: rec}
-	a := newApp(Env{Getenv: verbs.Getenv, Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Cwd: root}, verbs)
+	a := newCommandLine(IO{Getenv: verbs.Getenv, Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Cwd: root}, verbs)
 	tests := []struct {
 		cur  string
 		want []string

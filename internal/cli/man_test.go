@@ -21,7 +21,7 @@ func TestManPageListsTheSpec(t *testing.T) {
 			t.Errorf("no %s section", section)
 		}
 	}
-	a := newTestApp()
+	a := newTestCommandLine()
 	flags := func(where string, fs []flagSpec) {
 		for _, f := range fs {
 			want := `\fB\-\-` + roff(f.long) + `\fR`

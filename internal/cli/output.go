@@ -12,19 +12,19 @@ func useColor(tty bool, getenv func(string) string) bool {
 }
 
 // info formats an [INFO] line for stdout, blue on a terminal.
-func (a *App) info(format string, args ...any) string {
+func (cl *CommandLine) info(format string, args ...any) string {
 	tag := "[INFO]"
-	if useColor(a.e.StdoutTTY, a.e.Getenv) {
+	if useColor(cl.io.StdoutTTY, cl.io.Getenv) {
 		tag = "\033[1;34m[INFO]\033[0m"
 	}
 	return tag + " " + fmt.Sprintf(format, args...) + "\n"
 }
 
-func (a *App) writeJSON(v any) error {
+func (cl *CommandLine) writeJSON(v any) error {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(a.e.Stdout, "%s\n", data)
+	_, err = fmt.Fprintf(cl.io.Stdout, "%s\n", data)
 	return err
 }

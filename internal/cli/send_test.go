@@ -19,7 +19,7 @@ import (
 // TestSendDoubleDash pins the documented "--" rule for a command whose
 // positionals are literal (issue 14 point 10).
 func TestSendDoubleDash(t *testing.T) {
-	send := newTestApp().root.sub("send")
+	root := newTestCommandLine().root
 	tests := []struct {
 		in  []string
 		out []string // nil: a usage error
@@ -41,12 +41,12 @@ func TestSendDoubleDash(t *testing.T) {
 		{[]string{"11", "10", "hi", "there"}, nil, "a fourth positional"},
 	}
 	for _, tt := range tests {
-		p, err := normalize(send, "send", tt.in)
-		switch {
+		r := read(root, append([]string{"send"}, tt.in...), false)
+		switch err := r.err; {
 		case tt.out == nil && !isUsage(err):
-			t.Errorf("send %q: got %q, %v; want a usage error (%s)", tt.in, p.argv, err, tt.why)
-		case tt.out != nil && (err != nil || !slices.Equal(p.argv, tt.out)):
-			t.Errorf("send %q: got %q, %v; want %q (%s)", tt.in, p.argv, err, tt.out, tt.why)
+			t.Errorf("send %q: got %q, %v; want a usage error (%s)", tt.in, r.argv(), err, tt.why)
+		case tt.out != nil && (err != nil || !slices.Equal(r.argv(), tt.out)):
+			t.Errorf("send %q: got %q, %v; want %q (%s)", tt.in, r.argv(), err, tt.out, tt.why)
 		}
 	}
 }
@@ -104,53 +104,18 @@ func TestSendFrom(t *testing.T) {
 	}
 	for _, tt := range tests {
 		name := strings.Join(tt.args, " ")
-		f, rec := faketmux.New()
-		f.Add("mas-a", "mas-b")
-		c := &typing{Recorder: rec}
-		panes, err := layout.Snapshot(context.Background(), rec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		paneOf := map[string]string{}
-		for _, p := range panes {
-			paneOf[strings.TrimPrefix(p.Session, "mas-")+p.Agent] = p.ID
-		}
-		root := t.TempDir()
-		vars := map[string]string{"MAS_ROOT": root, "MAS_SESSION_NAME": "mas-a"}
-		if tt.here != "" {
-			here := tt.here
-			if len(here) == 2 {
-				here = "a" + here
-			}
-			vars["TMUX"], vars["TMUX_PANE"] = "/tmp/tmux-1/default,1,0", paneOf[here]
-		}
-		maps.Copy(vars, tt.vars)
-		verbs := &app.App{Env: app.Env{Getenv: func(k string) string { return vars[k] }, Cwd: root},
-			Tmux: c, AnyServer: c, Now: time.Now, Progress: io.Discard}
+		c, paneOf, verbs, root := sendSetup(t, tt.here, tt.vars)
 		var stdout bytes.Buffer
-		e := Env{Args: append([]string{"mas", "send"}, tt.args...), Getenv: verbs.Getenv, Stdin: strings.NewReader(""),
+		e := IO{Args: append([]string{"mas", "send"}, tt.args...), Getenv: verbs.Getenv, Stdin: strings.NewReader(""),
 			Stdout: &stdout, Stderr: io.Discard, Cwd: root, Version: "test"}
-		err = newApp(e, verbs).run(context.Background(), e.Args[1:])
+		err := newCommandLine(e, verbs).run(context.Background(), e.Args[1:])
 		switch msg, usage := strings.CutPrefix(tt.err, "usage: "); {
 		case tt.err == "" && err != nil:
 			t.Errorf("send %s: %v (%s)", name, err, tt.why)
 		case tt.err != "" && (err == nil || !strings.HasPrefix(err.Error(), msg) || usage != isUsage(err)):
 			t.Errorf("send %s: error %v, want %q (%s)", name, err, tt.err, tt.why)
 		}
-		var typed, into []string
-		typed = c.texts
-		for _, call := range rec.Calls() {
-			for i, a := range call {
-				if a == "paste-buffer" {
-					for j := i; j+1 < len(call); j++ {
-						if call[j] == "-t" {
-							into = append(into, call[j+1])
-							break
-						}
-					}
-				}
-			}
-		}
+		typed, into := c.texts, pastedInto(c.Calls())
 		switch {
 		case tt.text == "" && len(typed) > 0:
 			t.Errorf("send %s: typed %q, want nothing (%s)", name, typed, tt.why)
@@ -160,4 +125,53 @@ func TestSendFrom(t *testing.T) {
 			t.Errorf("send %s: typed into %q, want agent %s of mas-a (%s)", name, into, tt.to, tt.why)
 		}
 	}
+}
+
+// sendSetup runs mas-a and mas-b on a fake tmux server and returns a
+// client that keeps what is typed, the panes by session letter and agent
+// ("a11"), and verbs acting on mas-a from the pane here names ("11": of
+// mas-a, "b11": of mas-b, "": none), with the variables more.
+func sendSetup(t *testing.T, here string, more map[string]string) (c *typing, paneOf map[string]string, verbs *app.App, root string) {
+	t.Helper()
+	f, rec := faketmux.New()
+	f.Add("mas-a", "mas-b")
+	c = &typing{Recorder: rec}
+	panes, err := layout.Snapshot(context.Background(), rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paneOf = map[string]string{}
+	for _, p := range panes {
+		paneOf[strings.TrimPrefix(p.Session, "mas-")+p.Agent] = p.ID
+	}
+	root = t.TempDir()
+	vars := map[string]string{"MAS_ROOT": root, "MAS_SESSION_NAME": "mas-a"}
+	if here != "" {
+		if len(here) == 2 {
+			here = "a" + here
+		}
+		vars["TMUX"], vars["TMUX_PANE"] = "/tmp/tmux-1/default,1,0", paneOf[here]
+	}
+	maps.Copy(vars, more)
+	verbs = &app.App{Env: app.Env{Getenv: func(k string) string { return vars[k] }, Cwd: root},
+		Tmux: c, AnyServer: c, Now: time.Now, Progress: io.Discard}
+	return c, paneOf, verbs, root
+}
+
+// pastedInto are the -t targets of the paste-buffer calls among calls.
+func pastedInto(calls [][]string) []string {
+	var into []string
+	for _, call := range calls {
+		for i, a := range call {
+			if a == "paste-buffer" {
+				for j := i; j+1 < len(call); j++ {
+					if call[j] == "-t" {
+						into = append(into, call[j+1])
+						break
+					}
+				}
+			}
+		}
+	}
+	return into
 }

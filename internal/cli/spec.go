@@ -9,19 +9,51 @@ import (
 	"mas/internal/app"
 )
 
+// argKind is what a positional argument, or the value of a flag, names.
+// Completion offers the candidates of its kind; help shows its name.
+type argKind int
+
+const (
+	textArg           argKind = iota // free text (a message): nothing to offer
+	targetArg                        // agents: "00", "design", "00,31" (roster.Expand)
+	sessionArg                       // a session: a unique prefix of its id, the id, or mas-xxxxxxxx
+	activeSessionArg                 // a session that runs: the only kind stop and attach act on
+	stoppedSessionArg                // a stopped session: the only kind resume acts on
+	scriptShellArg                   // a shell that mas completion writes a script for
+	envShellArg                      // a shell that mas env writes for
+	windowArg                        // a window of the team
+	fileArg                          // a file name, completed by the shell
+	commandArg                       // a command of mas
+	subcommandArg                    // a subcommand of the command before it
+)
+
+// arg is one positional argument of a command.
+type arg struct {
+	kind     argKind
+	name     string // as help and the usage errors show it: "<target>", "[target]"
+	optional bool
+}
+
+// required and optional make the positionals of the specs.
+func required(kind argKind, name string) arg { return arg{kind: kind, name: name} }
+func optional(kind argKind, name string) arg { return arg{kind: kind, name: name, optional: true} }
+
 // flagSpec is one flag of a command. value is the placeholder of a flag
-// that takes a value ("FILE"); a flag without one is a switch.
+// that takes a value ("FILE"), and kind what the value names; a flag
+// without a value is a switch.
 type flagSpec struct {
 	long, short string
 	value       string
+	kind        argKind
 	usage       string
 }
 
 // command is one command of the command line. The specs are the single
-// source for argument checking, for the help text and for urfave/cli.
+// source of the grammar (read), of the help text, of the man page, of
+// completion and of the flags urfave/cli parses.
 type command struct {
 	name string
-	args []string // positional names; "[x]" is optional
+	args []arg
 	// shown, when set, is how help shows the positionals: send's
 	// optional one comes first ("[<from>] <target> <message>").
 	shown []string
@@ -30,14 +62,14 @@ type command struct {
 	// literal is how many leading arguments are positional whatever they
 	// look like: "send 00 -e" sends the text "-e", as the bash tool did.
 	literal int
-	action  func(context.Context, *ucli.Context) error
+	action  func(*CommandLine, context.Context, *ucli.Context) error
 	subs    []*command
 }
 
 func (c *command) minArgs() int {
 	n := 0
 	for _, a := range c.args {
-		if !strings.HasPrefix(a, "[") {
+		if !a.optional {
 			n++
 		}
 	}
@@ -49,7 +81,11 @@ func (c *command) shownArgs() []string {
 	if c.shown != nil {
 		return c.shown
 	}
-	return c.args
+	var names []string
+	for _, a := range c.args {
+		names = append(names, a.name)
+	}
+	return names
 }
 
 func (c *command) lookupFlag(name string) (flagSpec, bool) {
@@ -70,63 +106,170 @@ func (c *command) sub(name string) *command {
 	return nil
 }
 
-// parsed is a command line after normalize: flags first, then "--" and the
-// positionals, so that urfave/cli (which stops at the first positional) sees
-// every flag.
-type parsed struct {
-	argv []string
-	help bool // -h or --help was given
+// subNames are the names of c's subcommands, in the order help shows them.
+func (c *command) subNames() []string {
+	var names []string
+	for _, s := range c.subs {
+		names = append(names, s.name)
+	}
+	return names
 }
 
-// normalize checks args against the command's spec and reorders them.
+// reading is a command line read against the spec: the command its first
+// words name and what each word after them is. The same reading serves
+// the run, the help it asks for and completion.
+type reading struct {
+	cmd   *command
+	names []string // the command's names after "mas": "session", "show"
+	flags []string // each flag given, as --long [value]
+	pos   []string // the positionals, in order
+	// pending is a flag that was the last word and waits for its value
+	// (a word being completed); dashdash is true after a "--" that ends
+	// the flags.
+	pending  *flagSpec
+	dashdash bool
+	help     bool  // -h or --help asks for the command's help
+	err      error // the first usage error; help and err are never both set
+}
+
+// read reads words, the arguments after "mas", against the spec whose root
+// is root. typing says that one more word follows them, the one being
+// completed: a value flag at the end then waits for it, and a "--" at the
+// end ends the flags. Reading goes on after help or an error, so that
+// completion sees every word; a run stops at the first of them.
+//
 // Flags may come before, between or after positionals, as they could with
 // the bash tool. "--" ends the flags: every argument after it is
 // positional ("send 00 -- -e" types "-e" without Enter). The first
-// c.literal positionals are taken whatever they look like ("send 00 -e"
-// types "-e"), and a "--" that is the last argument is one of them when a
-// literal positional is still missing ("send 00 --" types "--").
-func normalize(c *command, path string, args []string) (parsed, error) {
-	var flags, pos []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--" && (i+1 < len(args) || len(pos) >= c.literal):
-			pos = append(pos, args[i+1:]...)
-			i = len(args)
-		case len(pos) < c.literal && !(i == 0 && isHelp(a)):
-			pos = append(pos, a)
-		case isHelp(a):
-			return parsed{help: true}, nil
-		case len(a) > 1 && a[0] == '-':
-			name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-			f, ok := c.lookupFlag(name)
-			if !ok {
-				return parsed{}, app.Usagef("%s: unknown flag %s", path, a)
-			}
-			switch {
-			case f.value == "" && hasValue:
-				return parsed{}, app.Usagef("%s: %s takes no value", path, strings.SplitN(a, "=", 2)[0])
-			case f.value == "":
-				flags = append(flags, "--"+f.long)
-			case hasValue:
-				flags = append(flags, "--"+f.long, value)
-			case i+1 < len(args):
-				flags = append(flags, "--"+f.long, args[i+1])
-				i++
-			default:
-				return parsed{}, app.Usagef("%s needs a value", a)
-			}
-		default:
-			pos = append(pos, a)
+// literal positionals of a command are taken whatever they look like
+// ("send 00 -e" types "-e"), and a "--" that is the last argument is one
+// of them when a literal positional is still missing ("send 00 --" types
+// "--").
+func read(root *command, words []string, typing bool) *reading {
+	r := &reading{cmd: root}
+	words = r.descend(words)
+	if len(r.cmd.subs) > 0 {
+		if len(words) == 0 && !typing {
+			r.groupEnd(root)
 		}
+		return r
 	}
+	for i := 0; i < len(words); i++ {
+		i += r.word(words[i:], i == 0, typing)
+	}
+	if r.pending != nil && !typing {
+		r.fail(app.Usagef("%s needs a value", words[len(words)-1]))
+	}
+	switch c := r.cmd; {
+	case typing:
+	case len(r.pos) < c.minArgs():
+		r.fail(app.Usagef("%s: missing %s", r.path(), c.args[len(r.pos)].name))
+	case len(r.pos) > len(c.args):
+		r.fail(app.Usagef("%s: unexpected argument %q", r.path(), r.pos[len(c.args)]))
+	}
+	return r
+}
+
+// descend follows the subcommand names at the start of words and returns
+// the words after them. A word that names no subcommand of a group is
+// help, or a usage error.
+func (r *reading) descend(words []string) []string {
+	for len(r.cmd.subs) > 0 && len(words) > 0 {
+		w := words[0]
+		next := r.cmd.sub(w)
+		switch {
+		case next != nil:
+			r.cmd, words = next, words[1:]
+			r.names = append(r.names, next.name)
+			continue
+		case isHelp(w):
+			r.stop(true, nil)
+		case strings.HasPrefix(w, "-"):
+			r.fail(app.Usagef("unknown flag %s", w))
+		case len(r.names) == 0:
+			r.fail(app.Usagef("unknown command: %s", w))
+		default:
+			r.fail(app.Usagef("%s: unknown command: %s", r.cmd.name, w))
+		}
+		return nil
+	}
+	return words
+}
+
+// groupEnd is a command line that ends at a group: mas alone shows the
+// help; a group such as session needs one of its subcommands.
+func (r *reading) groupEnd(root *command) {
+	if r.cmd == root {
+		r.stop(true, nil)
+		return
+	}
+	r.fail(app.Usagef("%s: missing subcommand (%s)", r.path(), strings.Join(r.cmd.subNames(), ", ")))
+}
+
+// word reads words[0], the first word after the command's names when
+// first, and returns how many of the words after it it took too (a
+// flag's value).
+func (r *reading) word(words []string, first, typing bool) int {
+	w, c := words[0], r.cmd
 	switch {
-	case len(pos) < c.minArgs():
-		return parsed{}, app.Usagef("%s: missing %s", path, c.args[len(pos)])
-	case len(pos) > len(c.args):
-		return parsed{}, app.Usagef("%s: unexpected argument %q", path, pos[len(c.args)])
+	case r.dashdash:
+		r.pos = append(r.pos, w)
+	case w == "--" && (len(words) > 1 || typing || len(r.pos) >= c.literal):
+		r.dashdash = true
+	case len(r.pos) < c.literal && !(first && isHelp(w)):
+		r.pos = append(r.pos, w)
+	case isHelp(w):
+		r.stop(true, nil)
+	case len(w) > 1 && w[0] == '-':
+		return r.flag(words)
+	default:
+		r.pos = append(r.pos, w)
 	}
-	return parsed{argv: append(append(flags, "--"), pos...)}, nil
+	return 0
+}
+
+// flag reads the flag words[0] and returns 1 when it took its value from
+// the next word, 0 otherwise.
+func (r *reading) flag(words []string) int {
+	w := words[0]
+	name, value, hasValue := strings.Cut(strings.TrimLeft(w, "-"), "=")
+	f, ok := r.cmd.lookupFlag(name)
+	switch {
+	case !ok:
+		r.fail(app.Usagef("%s: unknown flag %s", r.path(), w))
+	case f.value == "" && hasValue:
+		r.fail(app.Usagef("%s: %s takes no value", r.path(), strings.SplitN(w, "=", 2)[0]))
+	case f.value == "":
+		r.flags = append(r.flags, "--"+f.long)
+	case hasValue:
+		r.flags = append(r.flags, "--"+f.long, value)
+	case len(words) > 1:
+		r.flags = append(r.flags, "--"+f.long, words[1])
+		return 1
+	default:
+		r.pending = &f // an error at the end, unless a word is being typed
+	}
+	return 0
+}
+
+// fail records err unless help or an earlier error came first.
+func (r *reading) fail(err error) { r.stop(false, err) }
+
+func (r *reading) stop(help bool, err error) {
+	if r.help || r.err != nil {
+		return
+	}
+	r.help, r.err = help, err
+}
+
+// path is the command's names as the usage errors show them: "session show".
+func (r *reading) path() string { return strings.Join(r.names, " ") }
+
+// argv is the command line urfave/cli is given after the command's names:
+// flags first, then "--" and the positionals, so that urfave/cli (which
+// stops at the first positional) sees every flag.
+func (r *reading) argv() []string {
+	return append(append(append([]string{}, r.flags...), "--"), r.pos...)
 }
 
 func isHelp(a string) bool { return a == "-h" || a == "--help" }

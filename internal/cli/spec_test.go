@@ -26,16 +26,16 @@ func TestMain(m *testing.M) {
 
 func noEnv(string) string { return "" }
 
-// newTestApp is the command line with an empty environment and no streams.
-func newTestApp() *App {
-	return New(Env{Getenv: noEnv, Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}})
+// newTestCommandLine is the command line with an empty environment and no streams.
+func newTestCommandLine() *CommandLine {
+	return New(IO{Getenv: noEnv, Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}})
 }
 
 // runCLI runs the command line in-process, with an empty environment.
 func runCLI(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	err = Run(context.Background(), Env{
+	err = Run(context.Background(), IO{
 		Args:   append([]string{"mas"}, args...),
 		Getenv: noEnv,
 		Stdin:  strings.NewReader(""),
@@ -46,7 +46,7 @@ func runCLI(t *testing.T, args ...string) (stdout, stderr string, err error) {
 }
 
 func TestHelpListsEveryCommandAndFlag(t *testing.T) {
-	root := newTestApp().root
+	root := newTestCommandLine().root
 	for _, args := range [][]string{nil, {"help"}, {"--help"}, {"-h"}} {
 		stdout, stderr, err := runCLI(t, args...)
 		if err != nil || stderr != "" {
@@ -70,8 +70,11 @@ func TestHelpListsEveryCommandAndFlag(t *testing.T) {
 	}
 }
 
-func TestNormalize(t *testing.T) {
-	cmds := newTestApp().root
+// TestReadPutsFlagsFirst: read takes flags before, between or after the
+// positionals, and gives urfave/cli (which stops at the first positional)
+// the flags first.
+func TestReadPutsFlagsFirst(t *testing.T) {
+	cmds := newTestCommandLine().root
 	tests := []struct {
 		path []string
 		in   []string
@@ -89,19 +92,15 @@ func TestNormalize(t *testing.T) {
 		{[]string{"env"}, []string{"--json", "--", "-weird"}, []string{"--json", "--", "-weird"}, "-- ends the flags"},
 	}
 	for _, tt := range tests {
-		c := cmds
-		for _, n := range tt.path {
-			c = c.sub(n)
-		}
-		p, err := normalize(c, strings.Join(tt.path, " "), tt.in)
+		r := read(cmds, append(slices.Clone(tt.path), tt.in...), false)
 		if tt.out == nil {
-			if err == nil {
-				t.Errorf("%v: got %q, want an error (%s)", tt.in, p.argv, tt.why)
+			if r.err == nil {
+				t.Errorf("%v: got %q, want an error (%s)", tt.in, r.argv(), tt.why)
 			}
 			continue
 		}
-		if err != nil || !slices.Equal(p.argv, tt.out) {
-			t.Errorf("%v: got %q, %v; want %q (%s)", tt.in, p.argv, err, tt.out, tt.why)
+		if r.err != nil || !slices.Equal(r.argv(), tt.out) {
+			t.Errorf("%v: got %q, %v; want %q (%s)", tt.in, r.argv(), r.err, tt.out, tt.why)
 		}
 	}
 }

@@ -1,0 +1,35 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"mas/internal/app"
+	"mas/internal/layout"
+)
+
+var cmdAttach = &command{name: "attach", usage: "Attach to the session (switch to it inside tmux)",
+	flags:  []flagSpec{{long: "window", short: "w", value: "W", kind: windowArg, usage: "window to show: meta, design, development or business"}},
+	action: (*CommandLine).attachCommand}
+
+// attachCommand attaches to the selected session.
+func (cl *CommandLine) attachCommand(ctx context.Context, cc *ucli.Context) error {
+	sel, err := cl.app.Select(ctx, "")
+	if err != nil {
+		return err
+	}
+	// Select has made sure that the session is not another's.
+	return cl.attach(ctx, sel.Name, cc.String("window"), layout.Owner{})
+}
+
+// attach shows a tmux session on this terminal, or says how when there is
+// no terminal to show it on; a session that says it is another's than
+// want's is refused (app.App.Attach).
+func (cl *CommandLine) attach(ctx context.Context, name, window string, want layout.Owner) error {
+	if !cl.io.StdinTTY || !cl.io.StdoutTTY {
+		return fmt.Errorf("not a terminal: attach from one with: %s attach -t %s", app.TmuxCommand(cl.io.Getenv("MAS_TMUX_SOCKET")), name)
+	}
+	return cl.app.Attach(ctx, name, window, want)
+}

@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"mas/envfile"
+	"mas/internal/app"
+	"mas/isolated"
+)
+
+var cmdEnv = &command{name: "env", args: []arg{required(sessionArg, "<id>")}, usage: `Print a session's variables: vars=$(mas env ID) && eval "$vars"`,
+	flags: []flagSpec{
+		{long: "shell", value: "SHELL", kind: envShellArg, usage: "bash, zsh, posix or fish (default posix)"},
+		{long: "unset", usage: "print the commands that remove the variables"},
+		{long: "json", usage: "print a JSON object"},
+	},
+	action: (*CommandLine).envCommand}
+
+// envCommand prints a session's variables for eval. Everything is built
+// before anything is written, so that a failure leaves stdout empty and
+// `vars=$(mas env ID) && eval "$vars"` evaluates nothing.
+func (cl *CommandLine) envCommand(_ context.Context, cc *ucli.Context) error {
+	shell := envfile.POSIX
+	if cc.IsSet("shell") {
+		sh, err := envfile.ParseShell(cc.String("shell"))
+		if err != nil {
+			return app.Usagef("env: --shell: %v", err)
+		}
+		shell = sh
+	}
+	ref := cc.Args().First()
+	root, id, err := cl.app.Find(ref, "env: ")
+	if err != nil {
+		return err
+	}
+	s, err := isolated.Load(root, id)
+	if err != nil {
+		return err
+	}
+	vars := s.Environment()
+	var out string
+	switch {
+	case cc.Bool("json"):
+		obj := map[string]*string{}
+		for _, v := range vars {
+			if cc.Bool("unset") {
+				obj[v.Key] = nil
+			} else {
+				obj[v.Key] = &v.Value
+			}
+		}
+		data, err := json.MarshalIndent(obj, "", "  ")
+		if err != nil {
+			return err
+		}
+		out = string(data) + "\n"
+	case cc.Bool("unset"):
+		var keys []string
+		for _, v := range vars {
+			keys = append(keys, v.Key)
+		}
+		out = envfile.Unsets(keys, shell)
+	default:
+		if out, err = envfile.Exports(vars, shell); err != nil {
+			return fmt.Errorf("session %s: %w", id, err)
+		}
+	}
+	if _, err := fmt.Fprint(cl.io.Stdout, out); err != nil {
+		return err
+	}
+	if cl.io.StdoutTTY && !cc.Bool("json") {
+		fmt.Fprintf(cl.io.Stderr, "mas: hint: %s\n", envHint(ref, shell, cc.Bool("unset")))
+	}
+	return nil
+}
+
+// envHint tells a user at a terminal how to apply what env printed, in
+// the form of the shell it was printed for.
+func envHint(ref string, shell envfile.Shell, unset bool) string {
+	switch {
+	case shell == envfile.Fish && unset:
+		return "to remove these from your shell: mas env " + ref + " --shell fish --unset | source"
+	case shell == envfile.Fish:
+		return "to load these into your shell: mas env " + ref + " --shell fish | source"
+	case unset:
+		return `to remove these from your shell: eval "$(mas env ` + ref + ` --unset)"`
+	}
+	return `to load these into your shell: vars=$(mas env ` + ref + `) && eval "$vars"`
+}

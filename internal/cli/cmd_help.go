@@ -1,0 +1,113 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"mas/internal/app"
+)
+
+var cmdHelp = &command{name: "help", args: []arg{optional(commandArg, "[command]"), optional(subcommandArg, "[subcommand]")}, usage: "Show this help, or the help of one command",
+	action: (*CommandLine).help}
+
+// help prints the whole help, or that of the command named by the arguments.
+func (cl *CommandLine) help(_ context.Context, cc *ucli.Context) error {
+	r := &reading{cmd: cl.root}
+	if rest := r.descend(cc.Args().Slice()); len(rest) > 0 || r.help || r.err != nil {
+		return app.Usagef("help: unknown command: %s", strings.TrimSpace(strings.Join(cc.Args().Slice(), " ")))
+	}
+	return cl.writeHelp(r)
+}
+
+// writeHelp prints the help of the command r names (mas alone: every
+// command) to stdout.
+func (cl *CommandLine) writeHelp(r *reading) error {
+	var b strings.Builder
+	if c := r.cmd; c == cl.root {
+		fmt.Fprintf(&b, "mas %s - run a team of 13 coding agents in tmux\n\n", cl.io.Version)
+		b.WriteString("Usage:\n  mas <command> [arguments] [flags]\n  mas [flags]\n\nFlags:\n")
+		writeFlagsHelp(&b, c.flags)
+		b.WriteString("\nCommands:\n")
+		for _, cmd := range c.subs {
+			writeCommandHelp(&b, cmd, "")
+		}
+		b.WriteString(rootHelpFooter)
+	} else {
+		prefix := "mas "
+		for _, name := range r.names[:len(r.names)-1] {
+			prefix += name + " " // "session " for a subcommand of session
+		}
+		b.WriteString("Usage:\n")
+		writeCommandHelp(&b, c, prefix)
+	}
+	_, err := fmt.Fprint(cl.io.Stdout, b.String())
+	return err
+}
+
+func writeCommandHelp(b *strings.Builder, c *command, prefix string) {
+	synopsis := strings.TrimSpace(prefix + c.name + " " + strings.Join(c.shownArgs(), " "))
+	fmt.Fprintf(b, "  %s\n      %s\n", synopsis, c.usage)
+	writeFlagsHelp(b, c.flags)
+	for _, s := range c.subs {
+		writeCommandHelp(b, s, prefix+c.name+" ")
+	}
+}
+
+const rootHelpFooter = `
+Targets (send, peek, list -u):
+  00 10 11 12 13 20 21 22 23 30 31 32 33   one agent; also agent-NN
+  meta design development business         a unit; also window0 … window3, 0 … 3
+  managers workers all                     groups
+  00,design,31                             a comma-separated list of the above
+
+<id> (session, env, MAS_SESSION_ID): the full session UUID, any unique prefix of it
+(4 characters or more; an ambiguous one is a usage error that lists the
+candidates), or mas-xxxxxxxx.
+
+Environment:
+  MAS_SESSION_MODE    legacy or isolated; when unset, start is isolated if
+                      MAS_SESSION_ID is set, else legacy; legacy with
+                      MAS_SESSION_ID is a usage error
+  MAS_ROOT            root of unit/, workflows/ and sessions/
+  MAS_WORKSPACE_ROOT  the root when MAS_ROOT is unset
+  MAS_SESSION_ID      id of the isolated session to create or act on
+  MAS_SESSION_NAME    tmux session to act on
+  MAS_AGENT_COMMAND   program run in each pane (default clauded)
+  MAS_AGENT_HOOKS     on, off or auto (default): agents report what they do
+                      through Claude Code's hooks; auto: when the agent
+                      program is claude or clauded
+  MAS_AGENT_RESUME    flag that makes an agent continue its conversation on
+                      session resume (default --resume); off: start afresh
+  MAS_AGENT_ID        set in each agent's pane: the agent's id
+  MAS_TMUX_SOCKET     use a private tmux server (tmux -L)
+  MAS_DEBUG=1         trace every tmux call on stderr
+  MAS_PANE_LOGS=1     new sessions log each pane to logs/agent-NN.log: isolated
+                      in the session's directory, legacy in the root
+  MAS_READY_TIMEOUT   seconds start --config waits for the agents (default 60)
+  MAS_HTTP=off        start and session create launch no HTTP server
+  MAS_HTTP_HOST       host of the HTTP server (default 127.0.0.1)
+  MAS_HTTP_PORT       port of the HTTP server (default 8765)
+  MAS_API_TOKEN       bearer token the HTTP API requires; needed to listen
+                      on an address other than loopback
+  MAS_NOTIFY_COMMAND  command line (sh -c) the HTTP server runs when an agent
+                      is done or asks; it reads MAS_SESSION_ID,
+                      MAS_SESSION_NAME, MAS_AGENT_ID, MAS_AGENT_NAME,
+                      MAS_ACTIVITY (waiting or asking) and MAS_MESSAGE from
+                      its environment; read when the server starts
+`
+
+func writeFlagsHelp(b *strings.Builder, flags []flagSpec) {
+	for _, f := range flags {
+		names := "--" + f.long
+		if f.short != "" {
+			names = "-" + f.short + ", " + names
+		}
+		if f.value != "" {
+			names += " " + f.value
+		}
+		fmt.Fprintf(b, "        %-24s %s\n", names, f.usage)
+	}
+}

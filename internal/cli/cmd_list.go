@@ -1,0 +1,55 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"mas/internal/roster"
+)
+
+var cmdList = &command{name: "list", usage: "List the agents, or those a target names",
+	flags:  []flagSpec{{long: "unit", short: "u", value: "TARGET", kind: targetArg, usage: "only the agents of TARGET (same forms as send)"}},
+	action: (*CommandLine).list}
+
+// list prints the roster, byte for byte as the bash tool did. With -u only
+// the agents the target names, in its order; parts of the target that name
+// no agent are reported on stderr, and the exit status stays 0 as before.
+func (cl *CommandLine) list(_ context.Context, cc *ucli.Context) error {
+	var b strings.Builder
+	b.WriteString("=== MAS Agent List ===\n\n")
+	if !cc.IsSet("unit") {
+		for i, w := range roster.Windows() {
+			if i > 0 {
+				b.WriteString("\n")
+			}
+			fmt.Fprintf(&b, "%s:\n", w.Title)
+			for _, id := range w.Agents {
+				b.WriteString("  " + agentLine(id))
+			}
+		}
+		_, err := fmt.Fprint(cl.io.Stdout, b.String())
+		return err
+	}
+	ids, unknown := roster.Expand(cc.String("unit"))
+	for _, id := range ids {
+		b.WriteString(agentLine(id))
+	}
+	if _, err := fmt.Fprint(cl.io.Stdout, b.String()); err != nil {
+		return err
+	}
+	if len(ids) == 0 && len(unknown) == 0 {
+		unknown = []string{cc.String("unit")}
+	}
+	for _, u := range unknown {
+		fmt.Fprintf(cl.io.Stderr, "mas: warning: no agent matches target %q\n", u)
+	}
+	return nil
+}
+
+func agentLine(id string) string {
+	ag, _ := roster.Lookup(id)
+	return fmt.Sprintf("Unit %s: %-25s (Model: %s)\n", ag.ID, ag.Name, ag.Model)
+}

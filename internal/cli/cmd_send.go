@@ -1,0 +1,102 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"mas/internal/app"
+	"mas/internal/layout"
+	"mas/internal/roster"
+)
+
+// cmdSend: "send <from> <target> <message>" is the later versions' form;
+// its third positional, like any after the first two, is positional only
+// when it does not look like a flag, or after "--": "send 00 hi -e" is
+// still the two-positional form.
+var cmdSend = &command{name: "send", args: []arg{required(targetArg, "<target>"), required(textArg, "<message>"), optional(textArg, "[message]")}, literal: 2,
+	shown: []string{"[<from>]", "<target>", "<message>"},
+	usage: "Type a message into the input of the agents a target names; sent from an agent's pane, or with <from>, it begins with [From: Agent NN]",
+	flags: []flagSpec{
+		{long: "execute", short: "e", usage: "press Enter after the message, submitting it"},
+		{long: "no-execute", short: "n", usage: "only type the message (the default)"},
+		{long: "force", short: "f", usage: "send even to an agent that is asking a person (the text answers its dialog)"},
+	},
+	action: (*CommandLine).send}
+
+// send types a message into the agents a target names: "send <target>
+// <message>", or "send <from> <target> <message>" (the bash tool's later
+// form). A message from an agent, named by <from> or by the agent's pane
+// it is sent from (app.PaneAgent), begins with "[From: Agent NN] ".
+func (cl *CommandLine) send(ctx context.Context, cc *ucli.Context) error {
+	args := cc.Args().Slice()
+	from, target, message := "", args[0], args[1]
+	if len(args) == 3 {
+		from, target, message = args[0], args[1], args[2]
+	}
+	if cc.Bool("execute") && cc.Bool("no-execute") {
+		return app.Usagef("send: -e and -n contradict each other")
+	}
+	if message == "" {
+		return app.Usagef("send: the message is empty")
+	}
+	if err := layout.CheckText(message); err != nil {
+		return app.Usagef("send: %v", err)
+	}
+	ids, unknown := roster.Recipients(target)
+	if from != "" {
+		id := strings.TrimPrefix(from, "agent-")
+		if _, ok := roster.Lookup(id); !ok {
+			return app.Usagef("send: %q is not an agent id: send <from> <target> <message>", from)
+		}
+		// "send 00 hi there": a message of several words, not quoted.
+		if len(ids) == 0 {
+			return app.Usagef("send: %q names no agent: send <target> \"<message>\", or send <from> <target> <message>", target)
+		}
+		from = id
+	}
+	if len(ids) == 0 {
+		return fmt.Errorf("invalid target: %q (see mas help for the target forms)", target)
+	}
+	sel, err := cl.app.Select(ctx, "")
+	if err != nil {
+		return err
+	}
+	switch here := cl.app.PaneAgent(sel); {
+	case from == "":
+		from = here
+	case here != "" && here != from:
+		return app.Usagef("send: this is agent %s's pane: its messages are from %s, not %s", here, here, from)
+	}
+	ok, failed, err := cl.app.Deliver(ctx, sel, ids, signed(from, message), cc.Bool("execute"), cc.Bool("force"))
+	if err != nil {
+		return fmt.Errorf("send: %w", err)
+	}
+	tag := "[SUCCESS]"
+	if useColor(cl.io.StdoutTTY, cl.io.Getenv) {
+		tag = "\033[1;32m[SUCCESS]\033[0m"
+	}
+	fmt.Fprintf(cl.io.Stdout, "%s Message sent to %d/%d agents\n", tag, ok, len(ids))
+	var problems []string
+	for _, u := range unknown {
+		problems = append(problems, fmt.Sprintf("no agent matches %q", u))
+	}
+	problems = append(problems, failed...)
+	if len(problems) > 0 {
+		return fmt.Errorf("send: %s", strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// signed is message as agent from sends it: after "[From: Agent NN] ", as
+// the bash tool's later versions wrote it. A message from nobody (a
+// person, a script) and a command of the agent program ("/clear"), which
+// the prefix would make a prompt, are typed as they are.
+func signed(from, message string) string {
+	if from == "" || strings.HasPrefix(message, "/") {
+		return message
+	}
+	return "[From: Agent " + from + "] " + message
+}

@@ -1,0 +1,18 @@
+package cli
+
+import (
+	"context"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"mas/internal/daemon"
+)
+
+var cmdServe = &command{name: "serve", usage: "Serve the HTTP API",
+	flags:  []flagSpec{{long: "addr", value: "HOST:PORT", usage: "listen address (default 127.0.0.1:8765)"}},
+	action: (*CommandLine).serve}
+
+// serve serves the HTTP API in the foreground.
+func (cl *CommandLine) serve(ctx context.Context, cc *ucli.Context) error {
+	return daemon.Serve(ctx, cl.app, cc.String("addr"))
+}

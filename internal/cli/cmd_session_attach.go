@@ -1,0 +1,25 @@
+package cli
+
+import (
+	"context"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"mas/isolated"
+)
+
+var cmdSessionAttach = &command{name: "attach", args: []arg{required(activeSessionArg, "<id>")}, usage: "Attach to one session",
+	flags:  []flagSpec{{long: "window", short: "w", value: "W", kind: windowArg, usage: "window to show"}},
+	action: (*CommandLine).sessionAttach}
+
+func (cl *CommandLine) sessionAttach(ctx context.Context, cc *ucli.Context) error {
+	root, id, err := cl.findSession(cc)
+	if err != nil {
+		return err
+	}
+	s, err := isolated.Load(root, id)
+	if err != nil {
+		return err
+	}
+	return cl.attach(ctx, s.TmuxName, cc.String("window"), s.Owner())
+}

@@ -1,0 +1,21 @@
+package cli
+
+import (
+	"context"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"mas/internal/app"
+)
+
+var cmdSessionCreate = &command{name: "create", usage: "Create an isolated session and print its id",
+	flags: []flagSpec{
+		{long: "config", value: "FILE", kind: fileArg, usage: "JSON file whose prompts are sent to the agents"},
+		{long: "no-attach", usage: "do not attach to the session afterwards"},
+	},
+	action: (*CommandLine).sessionCreate}
+
+func (cl *CommandLine) sessionCreate(ctx context.Context, cc *ucli.Context) error {
+	l := app.Launch{Mode: app.Isolated, ID: cl.io.Getenv("MAS_SESSION_ID")}
+	return cl.launch(ctx, l, cc.String("config"), cc.Bool("no-attach"), false)
+}

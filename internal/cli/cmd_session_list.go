@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"mas/internal/app"
+)
+
+var cmdSessionList = &command{name: "list", usage: "List every session under the root, checked against tmux, and the orphans (tmux sessions of the root whose directory is gone)",
+	flags:  []flagSpec{{long: "json", usage: "print JSON"}},
+	action: (*CommandLine).sessionList}
+
+func (cl *CommandLine) sessionList(ctx context.Context, cc *ucli.Context) error {
+	sessions, tmuxErr, err := cl.app.Sessions(ctx)
+	if err != nil {
+		return err
+	}
+	if tmuxErr != nil {
+		fmt.Fprintf(cl.io.Stderr, "mas: warning: sessions not checked against tmux: %v\n", tmuxErr)
+	}
+	removals, err := cl.app.Removals()
+	if err != nil {
+		fmt.Fprintf(cl.io.Stderr, "mas: warning: interrupted removals not looked for: %v\n", err)
+	}
+	for _, r := range removals {
+		switch {
+		case r.Err != nil:
+			fmt.Fprintf(cl.io.Stderr, "mas: warning: %s is not what a removal leaves (%v); left as it is\n", r.Dir, r.Err)
+		case r.ID == "":
+			fmt.Fprintf(cl.io.Stderr, "mas: warning: %s: an interrupted session rm left it empty; mas session prune deletes it\n", r.Dir)
+		default:
+			fmt.Fprintf(cl.io.Stderr, "mas: warning: %s holds what is left of session %s, whose removal was interrupted; mas session prune finishes it\n", r.Dir, r.ID)
+		}
+	}
+	if cc.Bool("json") {
+		out := struct {
+			Sessions []app.Session `json:"sessions"`
+			Total    int           `json:"total"`
+		}{Sessions: []app.Session{}, Total: len(sessions)}
+		for _, l := range sessions {
+			out.Sessions = append(out.Sessions, app.SessionView(l, false))
+		}
+		return cl.writeJSON(out)
+	}
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	// NEEDS YOU comes last: scripts read the columns before it.
+	fmt.Fprintln(tw, "SESSION ID\tTMUX\tSTATUS\tCREATED\tWORKSPACE\tNEEDS YOU")
+	for _, l := range sessions {
+		j := app.SessionView(l, false)
+		status := j.Status
+		if j.Error != "" {
+			status += " (" + j.Error + ")"
+		}
+		dir := j.WorkingDir
+		if dir == "" {
+			dir = "-" // an orphan has none
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", j.SessionID, j.TmuxSession, status, j.CreatedAt, dir, needsYou(j))
+	}
+	tw.Flush()
+	_, err = fmt.Fprint(cl.io.Stdout, b.String())
+	return err
+}
+
+// needsYou is how many agents of a session wait for a person, as session
+// list and show write it: "2", "3 (1 asking)", or "-" for a session that
+// does not run or whose agents report no events.
+func needsYou(j app.Session) string {
+	switch {
+	case j.NeedsYou == nil:
+		return "-"
+	case j.Asking != nil && *j.Asking > 0:
+		return fmt.Sprintf("%d (%d asking)", *j.NeedsYou, *j.Asking)
+	}
+	return strconv.Itoa(*j.NeedsYou)
+}

@@ -1,0 +1,27 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	ucli "github.com/urfave/cli/v2"
+)
+
+var cmdSessionPrune = &command{name: "prune", usage: "Remove what interrupted creations left and repair the index",
+	action: (*CommandLine).sessionPrune}
+
+func (cl *CommandLine) sessionPrune(ctx context.Context, _ *ucli.Context) error {
+	removed, finished, err := cl.app.Prune(ctx)
+	for _, id := range append(removed, finished...) {
+		fmt.Fprintln(cl.io.Stdout, id)
+	}
+	if err != nil {
+		return fmt.Errorf("session prune: %w", err)
+	}
+	fmt.Fprintf(cl.io.Stderr, "[INFO] Removed %d half-made session(s)", len(removed))
+	if len(finished) > 0 {
+		fmt.Fprintf(cl.io.Stderr, "; finished %d interrupted removal(s)", len(finished))
+	}
+	fmt.Fprintln(cl.io.Stderr)
+	return nil
+}

@@ -1,0 +1,31 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"mas/isolated"
+)
+
+var cmdSessionRm = &command{name: "rm", args: []arg{required(sessionArg, "<id>")}, usage: "Remove a stopped session: its directory, with what the agents wrote, and its index entry",
+	flags:  []flagSpec{{long: "force", short: "f", usage: "stop the session first when it runs"}},
+	action: (*CommandLine).sessionRemove}
+
+func (cl *CommandLine) sessionRemove(ctx context.Context, cc *ucli.Context) error {
+	root, id, err := cl.findSession(cc)
+	if err != nil {
+		return err
+	}
+	s, err := cl.app.RemoveSession(ctx, root, id, cc.Bool("force"))
+	if errors.Is(err, isolated.ErrRunning) {
+		return fmt.Errorf("%w; stop it first, or use --force to stop and remove it", err)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(cl.io.Stderr, "[INFO] Removed session %s and its directory %s\n", s.ID, s.Dir)
+	return nil
+}

@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	ucli "github.com/urfave/cli/v2"
+)
+
+var cmdSessionShow = &command{name: "show", args: []arg{required(sessionArg, "<id>")}, usage: "Show one session: paths, units, status, metadata",
+	flags:  []flagSpec{{long: "json", usage: "print JSON"}},
+	action: (*CommandLine).sessionShow}
+
+func (cl *CommandLine) sessionShow(ctx context.Context, cc *ucli.Context) error {
+	root, id, err := cl.findSession(cc)
+	if err != nil {
+		return err
+	}
+	d, tmuxErr := cl.app.ShowSession(ctx, root, id)
+	if tmuxErr != nil {
+		fmt.Fprintf(cl.io.Stderr, "mas: warning: status not checked against tmux: %v\n", tmuxErr)
+	}
+	if cc.Bool("json") {
+		return cl.writeJSON(d)
+	}
+	j := d.Session
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 1, ' ', 0)
+	row := func(k, v string) { fmt.Fprintf(tw, "%s:\t%s\n", k, v) }
+	row("Session", j.SessionID)
+	row("tmux", j.TmuxSession)
+	row("Status", j.Status)
+	if j.Error != "" {
+		row("Error", j.Error)
+	}
+	row("Mode", j.Mode)
+	row("Created", j.CreatedAt)
+	row("Workspace", j.WorkingDir)
+	row("Units", j.UnitDir)
+	row("Workflows", j.WorkflowsDir)
+	if j.Config != nil {
+		row("Config", *j.Config)
+	}
+	if len(j.Logs) > 0 {
+		row("Logs", filepath.Dir(j.Logs[0]))
+	}
+	now := cl.app.Now()
+	if j.NeedsYou != nil {
+		row("Needs you", needsYou(j))
+	}
+	if last, err := time.Parse(time.RFC3339, j.LastActivity); err == nil {
+		row("Last activity", fmt.Sprintf("%s (%s ago)", j.LastActivity, max(now.Sub(last), 0).Round(time.Second)))
+	}
+	tw.Flush()
+	if len(d.Agents) > 0 {
+		b.WriteString("\nAgents:\n")
+		for _, ag := range d.Agents {
+			b.WriteString(agentStatusLine(ag, now))
+		}
+	}
+	_, err = fmt.Fprint(cl.io.Stdout, b.String())
+	return err
+}

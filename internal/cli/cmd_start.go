@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"mas/internal/app"
+	"mas/legacy"
+)
+
+var cmdStart = &command{name: "start", usage: "Start the 13 agents; MAS_SESSION_MODE=isolated (or MAS_SESSION_ID alone) gives the session a workspace of its own",
+	flags: []flagSpec{
+		{long: "config", value: "FILE", kind: fileArg, usage: "JSON file whose prompts are sent to the agents once they are ready"},
+		{long: "skip-init", usage: "do not fill a missing unit directory from the templates"},
+		{long: "no-attach", usage: "do not attach to the session afterwards"},
+	},
+	action: (*CommandLine).start}
+
+// start starts a session in the mode app.Env.SessionMode decides.
+func (cl *CommandLine) start(ctx context.Context, cc *ucli.Context) error {
+	mode, err := cl.app.SessionMode()
+	if err != nil {
+		return err
+	}
+	l := app.Launch{Mode: mode, ID: cl.io.Getenv("MAS_SESSION_ID"), SkipInit: cc.Bool("skip-init")}
+	return cl.launch(ctx, l, cc.String("config"), cc.Bool("no-attach"), true)
+}
+
+// launch starts the session l asks for, with the prompts of the config
+// file (path "" for none). start prints the lines the original's API
+// parsed (startLines); session create prints the id alone.
+func (cl *CommandLine) launch(ctx context.Context, l app.Launch, config string, noAttach, startLines bool) error {
+	var prompts []app.Prompt
+	if config != "" {
+		var err error
+		if l.Config, prompts, err = app.ReadConfig(cl.app.Abs(config)); err != nil {
+			return l.Mode.Failed(err)
+		}
+	}
+	s, err := cl.app.Start(ctx, l)
+	if errors.Is(err, legacy.ErrRunning) {
+		mas := app.SocketPrefix(s.Socket) + "mas"
+		fmt.Fprintf(cl.io.Stderr, "[WARNING] Session '%s' already exists\n[INFO] Attach to it: %s attach\n[INFO] Stop it: %s stop\n", s.Name, mas, mas)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	switch {
+	case !startLines:
+		fmt.Fprintln(cl.io.Stdout, s.ID)
+	case s.ID != "":
+		fmt.Fprint(cl.io.Stdout, cl.info("Session ID: %s", s.ID)+cl.info("Session: %s", s.Name)+cl.info("Workspace: %s", s.Dir))
+	default:
+		fmt.Fprint(cl.io.Stdout, cl.info("Session: %s", s.Name)+cl.info("Workspace: %s", s.Dir))
+	}
+	if err := cl.app.Started(ctx, s, prompts); err != nil {
+		return err
+	}
+	if noAttach || !cl.io.StdinTTY || !cl.io.StdoutTTY {
+		fmt.Fprintf(cl.io.Stderr, "[INFO] Session %s is running; attach with: %s\n", s.Name, s.AttachHint())
+		return nil
+	}
+	return cl.app.Show(ctx, s.Name, "")
+}

@@ -1,0 +1,36 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	ucli "github.com/urfave/cli/v2"
+)
+
+var cmdStop = &command{name: "stop", usage: "Stop the session (asks y/N, answered on stdin)",
+	flags:  []flagSpec{{long: "force", short: "f", usage: "do not ask"}},
+	action: (*CommandLine).stop}
+
+// stop stops the selected session, after a y/N question whose answer is a
+// line of stdin; only y or Y stops it, as with the original.
+func (cl *CommandLine) stop(ctx context.Context, cc *ucli.Context) error {
+	sel, err := cl.app.Select(ctx, "")
+	if err != nil {
+		return err
+	}
+	if !cc.Bool("force") {
+		answer, err := cl.ask(fmt.Sprintf("Stop session '%s'? (y/N): ", sel.Shown()))
+		if errors.Is(err, errNoAnswer) {
+			return fmt.Errorf("stop: not stopping %s without confirmation: %w (answer y, or use --force)", sel.Shown(), err)
+		}
+		if err != nil {
+			return fmt.Errorf("stop: %w", err)
+		}
+		if answer != "y" && answer != "Y" {
+			fmt.Fprintln(cl.io.Stderr, "[INFO] Cancelled")
+			return nil
+		}
+	}
+	return cl.app.Stop(ctx, sel)
+}
