@@ -434,9 +434,7 @@ func (a *App) socketHasSession(ctx context.Context, sock string, names map[strin
 	ctx, cancel := context.WithTimeout(ctx, tmuxListTimeout)
 	defer cancel()
 	out, err := a.AnyServer.Run(ctx, nil, "-S", sock, "list-sessions", "-F", "#{session_name}")
-	var te *tmux.Error
-	if errors.As(err, &te) && ctx.Err() == nil &&
-		(strings.HasPrefix(te.Stderr, "no server running on ") || strings.HasPrefix(te.Stderr, "error connecting to ")) {
+	if tmux.NoServer(err) && ctx.Err() == nil {
 		return false, nil
 	}
 	if err != nil {

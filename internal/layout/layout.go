@@ -266,12 +266,12 @@ func Create(ctx context.Context, c tmux.Client, s Spec) error {
 		return err
 	}
 	out, err := c.Batch(ctx, nil, cmds...)
-	if serverExited(err) {
+	if tmux.ServerExited(err) {
 		// The server was exiting (a kill-server just before): whatever it
 		// built went with it. The next call starts a new server.
 		out, err = c.Batch(ctx, nil, cmds...)
 	}
-	if stderrHas(err, "duplicate session") {
+	if tmux.DuplicateSession(err) {
 		// tmux stops a batch at its first failing command, new-session.
 		return fmt.Errorf("%w: %s", ErrDuplicate, s.Name)
 	}
@@ -367,31 +367,10 @@ func Exists(ctx context.Context, c tmux.Client, name string) (bool, error) {
 	return false, err
 }
 
-// serverExited tells whether a tmux call failed because its server went
-// away while answering it.
-func serverExited(err error) bool {
-	return stderrHas(err, "server exited unexpectedly", "lost server")
-}
-
 // isMissing tells a tmux failure that only means "no such session" or "no
 // server" from a real one.
 func isMissing(err error) bool {
-	return stderrHas(err, "can't find session", "no server running", "error connecting to", "session not found", "server exited unexpectedly")
-}
-
-// stderrHas tells whether err is a tmux failure whose stderr holds one of
-// the messages.
-func stderrHas(err error, messages ...string) bool {
-	var te *tmux.Error
-	if !errors.As(err, &te) {
-		return false
-	}
-	for _, m := range messages {
-		if strings.Contains(te.Stderr, m) {
-			return true
-		}
-	}
-	return false
+	return tmux.NoSession(err) || tmux.NoServer(err) || tmux.ServerExited(err)
 }
 
 // Attach shows the session to the user: switch-client inside tmux,
