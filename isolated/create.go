@@ -188,7 +188,7 @@ func writeFiles(ctx context.Context, o CreateOptions, s *Session, entry indexEnt
 		return "create logs directory", err
 	}
 	if o.Config != nil {
-		if err := envfile.WriteAtomic(filepath.Join(s.Dir, "config.json"), o.Config, 0o600); err != nil {
+		if err := safefile.WriteAtomic(filepath.Join(s.Dir, "config.json"), o.Config, 0o600); err != nil {
 			return "write config.json", err
 		}
 	}

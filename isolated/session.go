@@ -210,7 +210,7 @@ func (s *Session) saveMetadata() error {
 	if err != nil {
 		return err
 	}
-	return envfile.WriteAtomic(filepath.Join(s.home, "metadata.json"), append(data, '\n'), 0o600)
+	return safefile.WriteAtomic(filepath.Join(s.home, "metadata.json"), append(data, '\n'), 0o600)
 }
 
 // logEvent appends a line to logs/session.log; the log is for people, so a

@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"mas/internal/safefile"
@@ -44,7 +43,7 @@ func Install(dir, exe string) (made bool, err error) {
 		return false, err
 	}
 	for _, name := range Names {
-		if err = link(dir, name, exe); err != nil {
+		if err = safefile.Symlink(exe, filepath.Join(dir, name)); err != nil {
 			break
 		}
 	}
@@ -52,20 +51,6 @@ func Install(dir, exe string) (made bool, err error) {
 		os.RemoveAll(dir)
 	}
 	return made, err
-}
-
-// link makes dir/name a link to exe by renaming a new link over it.
-func link(dir, name, exe string) error {
-	tmp := filepath.Join(dir, "."+name+"."+strconv.Itoa(os.Getpid()))
-	os.Remove(tmp)
-	if err := os.Symlink(exe, tmp); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
 }
 
 // Path is the PATH whose first entry is dir, followed by path's (an
