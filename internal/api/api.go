@@ -513,11 +513,7 @@ func routes(b Backend) *http.ServeMux {
 		writeJSON(w, http.StatusNotFound, errorBody{"no such endpoint: " + r.Method + " " + r.URL.Path, http.StatusNotFound})
 	})
 	// The web page: static files only, which talk to the API above.
-	static := http.FileServerFS(webFiles)
-	page := func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Security-Policy", pagePolicy)
-		static.ServeHTTP(w, r)
-	}
+	page := servePage(http.FileServerFS(webFiles))
 	mux.HandleFunc("GET /{$}", page)
 	mux.HandleFunc("GET /ui/", func(w http.ResponseWriter, r *http.Request) {
 		r2 := r.Clone(r.Context())
