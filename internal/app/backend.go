@@ -114,7 +114,7 @@ func (b Backend) Session(ctx context.Context, ref string) (*api.Session, error) 
 
 // agentView is an agent as the API shows it.
 func agentView(as AgentStatus) api.Agent {
-	return api.Agent{ID: as.ID, Name: as.Name, Window: as.Window, Status: as.Status,
+	return api.Agent{ID: as.ID, Name: as.Name, Window: as.Window, Status: string(as.Status),
 		Activity: as.Activity, ActivitySince: as.ActivitySince, Message: as.Message}
 }
 

@@ -55,7 +55,7 @@ func (b Backend) Agents(ctx context.Context, ref string) (*api.SessionAgents, er
 	if tmuxErr != nil {
 		return nil, tmuxErr
 	}
-	state := map[string]string{}
+	state := map[string]layout.State{}
 	for _, as := range agents {
 		state[as.ID] = as.Status
 	}
@@ -70,7 +70,7 @@ func (b Backend) Agents(ctx context.Context, ref string) (*api.SessionAgents, er
 // seatStatus is an agent's state (layout.AgentState, "" for a session
 // that does not run) as the original API said it: running, error for a
 // pane that is gone, stopped for the rest (not started yet, exited).
-func seatStatus(state string) string {
+func seatStatus(state layout.State) string {
 	switch state {
 	case layout.Running:
 		return "running"

@@ -73,7 +73,7 @@ func (a *App) Peek(ctx context.Context, sel Selected, ids []string, lines int) (
 			o.Lines = text[p.Target()]
 		}
 		if o.Lines == nil {
-			o.Status, o.Activity, o.ActivitySince, o.Lines = layout.Missing, activity.Missing, "", []string{}
+			o.Status, o.Activity, o.ActivitySince, o.Lines = string(layout.Missing), activity.Missing, "", []string{}
 		}
 		out = append(out, o)
 	}

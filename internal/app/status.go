@@ -11,11 +11,11 @@ import (
 
 // AgentStatus is one agent of a status report.
 type AgentStatus struct {
-	ID     string `json:"id"`
-	Name   string `json:"name"`
-	Status string `json:"status"` // running, starting, exited, stopped or missing (layout.AgentState)
-	Window string `json:"window"`
-	Pane   string `json:"pane,omitempty"`
+	ID     string       `json:"id"`
+	Name   string       `json:"name"`
+	Status layout.State `json:"status"` // layout.AgentState
+	Window string       `json:"window"`
+	Pane   string       `json:"pane,omitempty"`
 	// What the agent is doing, from its events (package activity), and
 	// since when (ISO-8601).
 	Activity      string `json:"activity"`
