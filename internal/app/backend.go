@@ -252,10 +252,10 @@ func (b Backend) Status(ctx context.Context, session string) (any, error) {
 		return nil, asAPIError(err)
 	}
 	if errors.Is(err, ErrNotRunning) {
-		return Status{Session: session, Status: "stopped", HTTPServer: b.a.HTTPServer(b.a.Root())}, nil
+		return Status{Session: session, Status: SessionStopped, HTTPServer: b.a.HTTPServer(b.a.Root())}, nil
 	}
 	if errors.Is(err, ErrNoSession) {
-		return Status{Status: "stopped", HTTPServer: b.a.HTTPServer(b.a.Root())}, nil
+		return Status{Status: SessionStopped, HTTPServer: b.a.HTTPServer(b.a.Root())}, nil
 	}
 	if err != nil {
 		return nil, conflict(err, "the \"session\" query parameter")

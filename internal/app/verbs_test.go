@@ -276,7 +276,7 @@ func TestStatus(t *testing.T) {
 	tests := []struct {
 		idle  bool
 		agent layout.State // status of each agent
-		want  string
+		want  SessionState
 	}{
 		{false, "running", "running"},
 		{true, "stopped", "partial"}, // every pane is there, but no agent is known to run (issue 17)
@@ -308,7 +308,7 @@ func TestStatus(t *testing.T) {
 func TestSessionStatus(t *testing.T) {
 	tests := []struct {
 		states map[string]layout.State // agents not listed run
-		want   string
+		want   SessionState
 		why    string
 	}{
 		{nil, "running", "every agent runs"},
