@@ -126,7 +126,7 @@ func create(ctx context.Context, o CreateOptions, id string) (*Session, error) {
 	}
 	// The session is active: the marker has done its work.
 	os.Remove(filepath.Join(s.Dir, markerName))
-	s.logEvent(o.Now(), "active", o.Progress)
+	s.logEvent(o.Now(), string(Active), o.Progress)
 	return s, nil
 }
 
@@ -156,7 +156,7 @@ func newSession(o CreateOptions, id string) *Session {
 		home:         dir,
 		ID:           id,
 		TmuxName:     TmuxName(id),
-		Status:       "creating",
+		Status:       Creating,
 		CreatedAt:    timestamp(o.Now()),
 		Dir:          dir,
 		UnitDir:      filepath.Join(dir, "unit"),
@@ -255,10 +255,10 @@ func startAgents(ctx context.Context, o CreateOptions, s *Session) (*activity.La
 // activate marks the session active in its files and in the registry,
 // which are separate files, written at the same time.
 func activate(ctx context.Context, o CreateOptions, s *Session, entry indexEntry) (string, error) {
-	s.Status = "active"
+	s.Status = Active
 	saved := make(chan error, 1)
 	go func() { saved <- s.save() }()
-	entry.Status = "active"
+	entry.Status = Active
 	err := record(ctx, o.Root, entry, o.Now(), o.Progress)
 	if serr := <-saved; serr != nil {
 		return "write session files", serr

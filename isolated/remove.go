@@ -129,7 +129,7 @@ func moveAside(ctx context.Context, c tmux.Client, root, id string, now time.Tim
 		return "", nil, undo.fail(ctx, "move session directory aside", err)
 	}
 	undo.add(func(context.Context) { os.Rename(filepath.Join(trash, id), s.Dir) })
-	if err := recordLocked(root, indexEntry{SessionID: id}, "removed", now, warn); err != nil {
+	if err := recordLocked(root, indexEntry{SessionID: id}, removed, now, warn); err != nil {
 		return "", nil, undo.fail(ctx, "unregister session", err)
 	}
 	return trash, held, nil
@@ -271,5 +271,5 @@ func unregisterRemoved(root, id string, now time.Time, warn io.Writer) error {
 	if err != nil || !slices.ContainsFunc(ix.Sessions, func(e indexEntry) bool { return e.SessionID == id }) {
 		return nil // a corrupt index is rebuilt by Prune without it
 	}
-	return recordLocked(root, indexEntry{SessionID: id}, "removed", now, warn)
+	return recordLocked(root, indexEntry{SessionID: id}, removed, now, warn)
 }

@@ -48,7 +48,7 @@ func Resume(ctx context.Context, o CreateOptions) (*Session, error) {
 	// The marker goes whatever happens: a stopped session holds none.
 	defer os.Remove(filepath.Join(s.Dir, markerName))
 	stopped := *s
-	stopped.Status = "stopped"
+	stopped.Status = Stopped
 	var undo undoList
 	if o.PaneLogs {
 		logDir := filepath.Join(s.Dir, "logs")
@@ -129,8 +129,8 @@ func claimLocked(ctx context.Context, c tmux.Client, root, id string) (*Session,
 		return nil, nil, nameTaken(s.TmuxName)
 	}
 	switch s.Status {
-	case "stopped", "active": // active: its tmux session is gone
-	case "creating":
+	case Stopped, Active: // active: its tmux session is gone
+	case Creating:
 		return nil, nil, errors.New("it was never completely created (its creation was interrupted): mas session rm removes it")
 	default:
 		return nil, nil, fmt.Errorf("its status is %q: only a stopped session can be resumed", s.Status)

@@ -23,11 +23,25 @@ var sessionKeys = []string{
 	"MAS_SESSION_DIR", "MAS_WORKSPACE_ROOT", "MAS_SESSION_MODE",
 }
 
+// Status is what a session's files say of it (its .session's STATUS,
+// metadata.json's and the registry's status), which List reconciles with
+// tmux.
+type Status string
+
+// The statuses of a session.
+const (
+	Creating Status = "creating" // its creator is at work
+	Active   Status = "active"   // its agents were started (List: they run)
+	Stopped  Status = "stopped"  // stopped on purpose (List: or its agents are gone)
+	Error    Status = "error"    // List: its files cannot be read, or its creation was interrupted; the journal: it ended before it became active
+	Orphaned Status = "orphan"   // List: a tmux session of the root without a directory (an Orphan)
+)
+
 // Session is what a session's .session file says about it.
 type Session struct {
 	ID           string
 	TmuxName     string
-	Status       string // creating, active, stopped or error
+	Status       Status
 	CreatedAt    string
 	Dir          string
 	UnitDir      string
@@ -71,7 +85,7 @@ func Load(root, id string) (*Session, error) {
 		home:         dir,
 		ID:           id,
 		TmuxName:     TmuxName(id),
-		Status:       m["STATUS"],
+		Status:       Status(m["STATUS"]),
 		CreatedAt:    m["CREATED_AT"],
 		Dir:          dir,
 		UnitDir:      filepath.Join(dir, "unit"),
@@ -163,7 +177,7 @@ func (s *Session) vars() []envfile.Var {
 	return []envfile.Var{
 		{Key: "SESSION_ID", Value: s.ID},
 		{Key: "TMUX_SESSION", Value: s.TmuxName},
-		{Key: "STATUS", Value: s.Status},
+		{Key: "STATUS", Value: string(s.Status)},
 		{Key: "CREATED_AT", Value: s.CreatedAt},
 		{Key: "UNIT_DIR", Value: s.UnitDir},
 		{Key: "WORKFLOWS_DIR", Value: s.WorkflowsDir},
@@ -180,7 +194,7 @@ type Metadata struct {
 	SessionName  string `json:"sessionName"`
 	WorkingDir   string `json:"workingDir"`
 	StartedAt    string `json:"startedAt"`
-	Status       string `json:"status"`
+	Status       string `json:"status"` // a Status
 	Mode         string `json:"mode"`
 	UnitDir      string `json:"unitDir"`
 	WorkflowsDir string `json:"workflowsDir"`
@@ -191,7 +205,7 @@ type Metadata struct {
 func (s *Session) Metadata() Metadata {
 	return Metadata{
 		SessionID: s.ID, SessionName: s.TmuxName, WorkingDir: s.Dir, StartedAt: s.CreatedAt,
-		Status: s.Status, Mode: s.Mode, UnitDir: s.UnitDir, WorkflowsDir: s.WorkflowsDir,
+		Status: string(s.Status), Mode: s.Mode, UnitDir: s.UnitDir, WorkflowsDir: s.WorkflowsDir,
 		LastActivity: s.LastActivity(),
 	}
 }

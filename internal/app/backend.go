@@ -62,7 +62,7 @@ func (b Backend) Sessions(ctx context.Context) ([]api.Session, error) {
 	var out []api.Session
 	for _, l := range sessions {
 		running := 0
-		if l.Status == "active" || l.Status == "orphan" { // its tmux session is its own
+		if l.Status == isolated.Active || l.Status == isolated.Orphaned { // its tmux session is its own
 			running = b.a.runningAgents(layout.Of(panes, l.TmuxName))
 		}
 		out = append(out, withOriginalFields(SessionView(l, false), running))
@@ -127,7 +127,7 @@ func (b Backend) Stop(ctx context.Context, ref string) (*api.Session, error) {
 		if err != nil {
 			return nil, asAPIError(err)
 		}
-		return &api.Session{SessionID: o.Name, TmuxSession: o.Name, Status: "stopped"}, nil
+		return &api.Session{SessionID: o.Name, TmuxSession: o.Name, Status: string(isolated.Stopped)}, nil
 	}
 	if err != nil {
 		return nil, err
@@ -136,7 +136,7 @@ func (b Backend) Stop(ctx context.Context, ref string) (*api.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &api.Session{SessionID: s.ID, TmuxSession: s.TmuxName, Status: s.Status}, nil
+	return &api.Session{SessionID: s.ID, TmuxSession: s.TmuxName, Status: string(s.Status)}, nil
 }
 
 func (b Backend) Resume(ctx context.Context, ref string) (*api.Session, error) {

@@ -58,7 +58,7 @@ func (a *App) Describe(ctx context.Context, root, id string) (l isolated.Listed,
 func (a *App) DescribeAgents(ctx context.Context, root, id string) (l isolated.Listed, agents []AgentStatus, tmuxErr error) {
 	snapshot, tmuxErr := layout.Snapshot(ctx, a.Tmux)
 	l = isolated.DescribeAmong(root, id, layout.Refs(snapshot), tmuxErr)
-	if tmuxErr != nil || l.Status != "active" {
+	if tmuxErr != nil || l.Status != isolated.Active {
 		return l, nil, tmuxErr
 	}
 	// Active: a tmux session of its name runs, and says it is this one's.
@@ -81,14 +81,14 @@ func (a *App) Removals() ([]isolated.Removal, error) { return isolated.Removals(
 // their events alone, no tmux call); detail adds paths, units, config,
 // logs and metadata.
 func SessionView(l isolated.Listed, detail bool) api.Session {
-	j := api.Session{SessionID: l.ID, TmuxSession: l.TmuxName, Status: l.Status, Error: l.Error,
+	j := api.Session{SessionID: l.ID, TmuxSession: l.TmuxName, Status: string(l.Status), Error: l.Error,
 		CreatedAt: l.CreatedAt, WorkingDir: l.Dir, Mode: l.Mode}
 	if l.Error == "" && l.Dir != "" { // not an orphan, which has no directory
 		sum := activity.Summarize(l.ActivityDir())
 		if !sum.Last.IsZero() {
 			j.LastActivity = sum.Last.UTC().Format(time.RFC3339)
 		}
-		if l.Status == "active" && sum.Events {
+		if l.Status == isolated.Active && sum.Events {
 			j.NeedsYou, j.Asking = new(sum.NeedPerson()), new(sum.Asking)
 		}
 	}

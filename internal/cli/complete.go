@@ -99,7 +99,7 @@ func (a *App) candidates(words []string) []string {
 	case "<id>", "[<id>]":
 		// Of session: stopping or attaching a stopped session fails, and
 		// so does resuming an active one.
-		status := map[string]string{"stop": "active", "attach": "active", "resume": "stopped"}[c.name]
+		status := map[string]isolated.Status{"stop": isolated.Active, "attach": isolated.Active, "resume": isolated.Stopped}[c.name]
 		return a.sessionRefs(cur, status)
 	case "<shell>":
 		return withPrefix(completionShells, cur)
@@ -175,7 +175,7 @@ func targets(cur string) []string {
 // one session: two ids that begin alike (made by the original, or by
 // hand) are offered whole, and not by the tmux name they share. A status
 // keeps only the sessions whose .session says it; "" keeps all.
-func (a *App) sessionRefs(cur string, status string) []string {
+func (a *App) sessionRefs(cur string, status isolated.Status) []string {
 	root := a.app.Root()
 	ids, err := isolated.IDs(root)
 	if err != nil {
