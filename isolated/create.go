@@ -162,7 +162,7 @@ func newSession(o CreateOptions, id string) *Session {
 		UnitDir:      filepath.Join(dir, "unit"),
 		WorkflowsDir: filepath.Join(dir, "workflows"),
 		Root:         o.Root,
-		Mode:         "isolated",
+		Mode:         layout.Isolated,
 	}
 }
 

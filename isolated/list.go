@@ -63,7 +63,7 @@ func ListAmong(ctx context.Context, c tmux.Client, root string, running []layout
 // workspace.
 func (o Orphan) listed(root string) Listed {
 	return Listed{Session: Session{ID: o.Name, TmuxName: o.Name, Status: Orphaned, CreatedAt: timestamp(o.Created),
-		Root: root, Mode: "isolated"}}
+		Root: root, Mode: layout.Isolated}}
 }
 
 // Describe is List for one session, with one tmux call.
@@ -96,7 +96,7 @@ func describe(root, id string, running []layout.Ref, known bool) Listed {
 	s, err := Load(root, id)
 	if err != nil {
 		l := Listed{Session: Session{ID: id, TmuxName: TmuxName(id), Status: Error, Dir: dir,
-			UnitDir: filepath.Join(dir, "unit"), WorkflowsDir: filepath.Join(dir, "workflows"), Root: root, Mode: "isolated"}}
+			UnitDir: filepath.Join(dir, "unit"), WorkflowsDir: filepath.Join(dir, "workflows"), Root: root, Mode: layout.Isolated}}
 		switch {
 		case creator == creatorLive:
 			l.Status = Creating
@@ -147,7 +147,7 @@ func (s *Session) Runs(owner layout.Owner) bool {
 
 // marksSession tells whether owner names the isolated session id of root.
 func marksSession(owner layout.Owner, root, id string) bool {
-	return owner.Mode == "isolated" && owner.ID == id && layout.SamePath(owner.Root, root)
+	return owner.Mode == layout.Isolated && owner.ID == id && layout.SamePath(owner.Root, root)
 }
 
 // tmuxNamed finds the tmux session called name among the running ones.

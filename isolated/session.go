@@ -46,8 +46,8 @@ type Session struct {
 	Dir          string
 	UnitDir      string
 	WorkflowsDir string
-	Root         string // MAS_WORKSPACE_ROOT
-	Mode         string // MAS_SESSION_MODE
+	Root         string      // MAS_WORKSPACE_ROOT
+	Mode         layout.Mode // MAS_SESSION_MODE
 
 	home string // the directory it was loaded from or created in
 }
@@ -91,7 +91,7 @@ func Load(root, id string) (*Session, error) {
 		UnitDir:      filepath.Join(dir, "unit"),
 		WorkflowsDir: filepath.Join(dir, "workflows"),
 		Root:         root,
-		Mode:         "isolated",
+		Mode:         layout.Isolated,
 	}
 	derived := []struct {
 		key, want string
@@ -105,7 +105,7 @@ func Load(root, id string) (*Session, error) {
 		{"UNIT_DIR", s.UnitDir, true, false},
 		{"WORKFLOWS_DIR", s.WorkflowsDir, true, false},
 		{"MAS_WORKSPACE_ROOT", s.Root, true, true},
-		{"MAS_SESSION_MODE", s.Mode, false, true},
+		{"MAS_SESSION_MODE", string(s.Mode), false, true},
 	}
 	for _, d := range derived {
 		got, ok := m[d.key]
@@ -152,7 +152,7 @@ func (s *Session) Environment() []envfile.Var {
 		{Key: "SESSION_NAME", Value: s.TmuxName},
 		{Key: "UNIT_DIR", Value: s.UnitDir},
 		{Key: "WORKFLOWS_DIR", Value: s.WorkflowsDir},
-		{Key: "MAS_SESSION_MODE", Value: s.Mode},
+		{Key: "MAS_SESSION_MODE", Value: string(s.Mode)},
 		{Key: "MAS_WORKSPACE_ROOT", Value: s.Root},
 		{Key: "MAS_SESSION_ID", Value: s.ID},
 		{Key: "MAS_SESSION_DIR", Value: s.Dir},
@@ -184,7 +184,7 @@ func (s *Session) vars() []envfile.Var {
 		{Key: "SESSION_DIR", Value: s.Dir},
 		{Key: "MAS_SESSION_DIR", Value: s.Dir},
 		{Key: "MAS_WORKSPACE_ROOT", Value: s.Root},
-		{Key: "MAS_SESSION_MODE", Value: s.Mode},
+		{Key: "MAS_SESSION_MODE", Value: string(s.Mode)},
 	}
 }
 
@@ -205,7 +205,7 @@ type Metadata struct {
 func (s *Session) Metadata() Metadata {
 	return Metadata{
 		SessionID: s.ID, SessionName: s.TmuxName, WorkingDir: s.Dir, StartedAt: s.CreatedAt,
-		Status: string(s.Status), Mode: s.Mode, UnitDir: s.UnitDir, WorkflowsDir: s.WorkflowsDir,
+		Status: string(s.Status), Mode: string(s.Mode), UnitDir: s.UnitDir, WorkflowsDir: s.WorkflowsDir,
 		LastActivity: s.LastActivity(),
 	}
 }

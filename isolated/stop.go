@@ -81,7 +81,7 @@ func killOwn(ctx context.Context, c tmux.Client, root, id string) error {
 	if err != nil {
 		return err
 	}
-	if owners[ref.ID].Foreign(layout.Owner{Root: root, Mode: "isolated", ID: id}) {
+	if owners[ref.ID].Foreign(layout.Owner{Root: root, Mode: layout.Isolated, ID: id}) {
 		return nil
 	}
 	err = layout.KillID(ctx, c, ref.ID)

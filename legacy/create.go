@@ -56,7 +56,7 @@ func (s *Session) Environment() []envfile.Var {
 		{Key: "SESSION_NAME", Value: s.Name},
 		{Key: "UNIT_DIR", Value: s.UnitDir},
 		{Key: "WORKFLOWS_DIR", Value: s.WorkflowsDir},
-		{Key: "MAS_SESSION_MODE", Value: "legacy"},
+		{Key: "MAS_SESSION_MODE", Value: string(layout.Legacy)},
 		{Key: "MAS_WORKSPACE_ROOT", Value: s.Root},
 	}
 }
@@ -72,7 +72,7 @@ func BinDir(root string) string { return filepath.Join(root, ".mas_bin") }
 
 // Owner is whose the tmux session of root's legacy session says it is
 // (see layout.Owner).
-func Owner(root string) layout.Owner { return layout.Owner{Root: root, Mode: "legacy"} }
+func Owner(root string) layout.Owner { return layout.Owner{Root: root, Mode: layout.Legacy} }
 
 // Create starts the project's session: the unit and workflow directories
 // are filled from the templates where missing (unless SkipInit), the team

@@ -82,7 +82,7 @@ func (a *App) Removals() ([]isolated.Removal, error) { return isolated.Removals(
 // logs and metadata.
 func SessionView(l isolated.Listed, detail bool) api.Session {
 	j := api.Session{SessionID: l.ID, TmuxSession: l.TmuxName, Status: string(l.Status), Error: l.Error,
-		CreatedAt: l.CreatedAt, WorkingDir: l.Dir, Mode: l.Mode}
+		CreatedAt: l.CreatedAt, WorkingDir: l.Dir, Mode: string(l.Mode)}
 	if l.Error == "" && l.Dir != "" { // not an orphan, which has no directory
 		sum := activity.Summarize(l.ActivityDir())
 		if !sum.Last.IsZero() {

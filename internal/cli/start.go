@@ -29,7 +29,7 @@ func (a *App) launch(ctx context.Context, l app.Launch, config string, noAttach,
 	if config != "" {
 		var err error
 		if l.Config, prompts, err = app.ReadConfig(a.app.Abs(config)); err != nil {
-			return l.Mode.Failed(err)
+			return app.StartFailed(l.Mode, err)
 		}
 	}
 	s, err := a.app.Start(ctx, l)
