@@ -10,6 +10,7 @@ import (
 
 	"mas/internal/layout"
 	"mas/internal/roster"
+	"mas/internal/undo"
 	"mas/tmux"
 )
 
@@ -49,34 +50,31 @@ func Resume(ctx context.Context, o CreateOptions) (*Session, error) {
 	defer os.Remove(filepath.Join(s.Dir, markerName))
 	stopped := *s
 	stopped.Status = Stopped
-	var undo undoList
+	var u undo.List
 	if o.PaneLogs {
 		logDir := filepath.Join(s.Dir, "logs")
 		made, err := layout.PrepareLogs(logDir)
 		if err != nil {
 			return nil, &StepError{"check logs directory", err}
 		}
-		undo.add(func(context.Context) { layout.RemoveLogs(logDir, made) })
+		u.Add("remove pane logs", func(context.Context) error { layout.RemoveLogs(logDir, made); return nil })
 	}
-	launch, err := startAgents(ctx, o, s)
-	if err != nil {
+	if err := startAgents(ctx, o, s, &u); err != nil {
 		if errors.Is(err, layout.ErrDuplicate) {
 			// Made since claimStopped looked, and left alone: a refusal.
-			undo.run(ctx)
-			return nil, nameTaken(s.TmuxName)
+			return nil, undo.With(nameTaken(s.TmuxName), u.Run(ctx))
 		}
-		return nil, undo.fail(ctx, "start tmux session", err)
+		return nil, fail(ctx, &u, "start tmux session", err)
 	}
-	undo.add(func(context.Context) { launch.Abort() })
-	undo.add(func(ctx context.Context) { layout.Kill(ctx, o.Tmux, s.TmuxName) })
-	undo.add(func(ctx context.Context) {
-		// The files say stopped again, whichever of them activate wrote.
-		stopped.save()
-		record(ctx, o.Root, stopped.entry(), o.Now(), o.Progress)
+	// The files say stopped again, whichever of them activate wrote: the
+	// registry, then .session and metadata.json (last added, first run).
+	u.Add("record session as stopped", func(ctx context.Context) error {
+		return record(ctx, o.Root, stopped.entry(), o.Now(), o.Progress)
 	})
+	u.Add("write session files as stopped", func(context.Context) error { return stopped.save() })
 	crashPoint("resume-tmux")
 	if step, err := activate(ctx, o, s, s.entry()); err != nil {
-		return nil, undo.fail(ctx, step, err)
+		return nil, fail(ctx, &u, step, err)
 	}
 	crashPoint("resume-active")
 	s.logEvent(o.Now(), "resumed", o.Progress)
