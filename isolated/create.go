@@ -290,8 +290,7 @@ func claim(ctx context.Context, root, id string) (*os.File, error) {
 		crashPoint("mkdir")
 		f, err := holdMarker(dir, markerWorkspace)
 		if err != nil {
-			os.Remove(dir)
-			return &StepError{"create session directory", err}
+			return &StepError{"create session directory", undo.With(err, os.Remove(dir))}
 		}
 		marker = f
 		return nil

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"mas/internal/safefile"
+	"mas/internal/undo"
 )
 
 // Names are the links of the directory: the names the binary is installed
@@ -48,7 +49,7 @@ func Install(dir, exe string) (made bool, err error) {
 		}
 	}
 	if err != nil && made {
-		os.RemoveAll(dir)
+		err = undo.With(err, os.RemoveAll(dir))
 	}
 	return made, err
 }

@@ -15,6 +15,7 @@ import (
 
 	"mas/internal/binlink"
 	"mas/internal/roster"
+	"mas/internal/undo"
 	"mas/tmux"
 )
 
@@ -258,8 +259,9 @@ var ErrDuplicate = errors.New("tmux session exists already")
 
 // Create builds the session in one tmux invocation, which answers with
 // one pane id per agent. When anything fails, the half-built
-// session is killed before the error is returned, unless it is not ours:
-// a session of that name existed before (ErrDuplicate).
+// session is killed before the error is returned (with the kill's, when
+// it fails: an *undo.Error), unless it is not ours: a session of that
+// name existed before (ErrDuplicate).
 func Create(ctx context.Context, c tmux.Client, s Spec) error {
 	cmds, err := Plan(s)
 	if err != nil {
@@ -275,13 +277,13 @@ func Create(ctx context.Context, c tmux.Client, s Spec) error {
 		// tmux stops a batch at its first failing command, new-session.
 		return fmt.Errorf("%w: %s", ErrDuplicate, s.Name)
 	}
-	if err != nil {
-		Kill(context.WithoutCancel(ctx), c, s.Name)
-		return err
+	if err == nil {
+		if n, want := len(strings.Fields(string(out))), len(roster.All()); n != want {
+			err = fmt.Errorf("tmux created %d panes, want %d", n, want)
+		}
 	}
-	if n, want := len(strings.Fields(string(out))), len(roster.All()); n != want {
-		Kill(context.WithoutCancel(ctx), c, s.Name)
-		return fmt.Errorf("tmux created %d panes, want %d", n, want)
+	if err != nil {
+		return undo.With(err, Kill(context.WithoutCancel(ctx), c, s.Name))
 	}
 	return nil
 }
