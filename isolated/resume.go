@@ -66,8 +66,9 @@ func Resume(ctx context.Context, o CreateOptions) (*Session, error) {
 		}
 		return nil, fail(ctx, &u, "start tmux session", err)
 	}
-	// The files say stopped again, whichever of them activate wrote: the
-	// registry, then .session and metadata.json (last added, first run).
+	// The files say stopped again, whichever of them activate wrote:
+	// .session and metadata.json, then the registry (the last added runs
+	// first).
 	u.Add("record session as stopped", func(ctx context.Context) error {
 		return record(ctx, o.Root, stopped.entry(), o.Now(), o.Progress)
 	})
