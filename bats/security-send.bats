@@ -132,7 +132,7 @@ team() {
 	for body in '{"target": "00", "message": "a\u0000b"}' '{"target": "all", "message": "ok\u001b[201~\rid\r", "execute": true}'; do
 		run curl -sS -w '\n%{http_code}' -X POST "$API/message" -H 'Content-Type: application/json' -d "$body"
 		[ "${lines[-1]}" = 400 ] || fail "$output"
-		[[ "$(sed '$d' <<<"$output" | jq -r .error)" == "invalid request: message has "*"cannot be typed as text" ]] || fail "$output"
+		[[ "$(sed '$d' <<<"$output" | jq -r .error)" == "message has "*"cannot be typed as text" ]] || fail "$output"
 	done
 	[ "$(agent_input 00)" = "''" ]
 	[ "$(agent_input 21)" = "''" ]

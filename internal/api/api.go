@@ -15,9 +15,10 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"strconv"
 	"strings"
 	"time"
+
+	"mas/isolated"
 )
 
 //go:embed web
@@ -29,7 +30,8 @@ var webFiles, _ = fs.Sub(webRoot, "web")
 // MaxBody caps the size of a request body.
 const MaxBody = 1 << 20
 
-// Errors a Backend wraps so that handlers answer with the right status.
+// The kinds of error a Backend returns (made with Errorf) so that handlers
+// answer with the right status.
 var (
 	ErrInvalid  = errors.New("invalid request")   // 400
 	ErrNotFound = errors.New("not found")         // 404
@@ -37,8 +39,22 @@ var (
 	ErrPartial  = errors.New("partially applied") // 502: some agents were not reached
 )
 
-// Backend is what the API needs from mas; main implements it with the
-// verbs of the command line.
+// Errorf formats an error of kind (ErrInvalid, ErrNotFound, ErrConflict or
+// ErrPartial) as fmt.Errorf does: errors.Is finds kind in it, but kind
+// adds no text, since the status says it already.
+func Errorf(kind error, format string, args ...any) error {
+	return &kindError{kind: kind, err: fmt.Errorf(format, args...)}
+}
+
+// kindError is an error with a kind that adds no text.
+type kindError struct{ kind, err error }
+
+func (e *kindError) Error() string { return e.err.Error() }
+
+func (e *kindError) Unwrap() []error { return []error{e.kind, e.err} }
+
+// Backend is what the API needs from mas; app.Backend implements it with
+// the verbs of the command line.
 type Backend interface {
 	Run(ctx context.Context, r RunRequest) (*Run, error)
 	Sessions(ctx context.Context) ([]Session, error)
@@ -57,7 +73,7 @@ type Backend interface {
 	Output(ctx context.Context, ref, agent, lines string) (*Output, error)
 	// Status describes a session: the one named ("" for the one the
 	// command line would pick).
-	Status(ctx context.Context, session string) (any, error)
+	Status(ctx context.Context, session string) (*Status, error)
 	// Connect tells how to attach to a running session, in the original
 	// API's shape; it attaches nothing.
 	Connect(ctx context.Context, ref string, r ConnectRequest) (*Connection, error)
@@ -108,31 +124,19 @@ type Session struct {
 	// /sessions/{id} only: StartedAt is CreatedAt; AgentCount how many
 	// agents' programs run (as Agents says "running"); HTTPServerStatus
 	// "running", said by the server that answers for the session's root.
-	StartedAt        string    `json:"startedAt,omitempty"`
-	AgentCount       *int      `json:"agentCount,omitempty"`
-	HTTPServerStatus string    `json:"httpServerStatus,omitempty"`
-	UnitDir          string    `json:"unitDir,omitempty"`
-	WorkflowsDir     string    `json:"workflowsDir,omitempty"`
-	Config           *string   `json:"config,omitempty"`
-	Logs             []string  `json:"logs,omitempty"`
-	Units            []string  `json:"units,omitempty"`
-	Metadata         *Metadata `json:"metadata,omitempty"`
+	StartedAt        string   `json:"startedAt,omitempty"`
+	AgentCount       *int     `json:"agentCount,omitempty"`
+	HTTPServerStatus string   `json:"httpServerStatus,omitempty"`
+	UnitDir          string   `json:"unitDir,omitempty"`
+	WorkflowsDir     string   `json:"workflowsDir,omitempty"`
+	Config           *string  `json:"config,omitempty"`
+	Logs             []string `json:"logs,omitempty"`
+	Units            []string `json:"units,omitempty"`
+	// Metadata is the session's metadata.json.
+	Metadata *isolated.Metadata `json:"metadata,omitempty"`
 	// Agents are its agents while it runs, in roster order: in GET
 	// /sessions/{id} only.
 	Agents []Agent `json:"agents,omitempty"`
-}
-
-// Metadata is a session's metadata.json.
-type Metadata struct {
-	SessionID    string `json:"sessionId"`
-	SessionName  string `json:"sessionName"`
-	WorkingDir   string `json:"workingDir"`
-	StartedAt    string `json:"startedAt"`
-	Status       string `json:"status"`
-	Mode         string `json:"mode"`
-	UnitDir      string `json:"unitDir"`
-	WorkflowsDir string `json:"workflowsDir"`
-	LastActivity string `json:"lastActivity,omitempty"` // the last event of any agent (ISO-8601)
 }
 
 // MessageRequest is the body of POST /message.
@@ -232,6 +236,44 @@ type AgentSeat struct {
 	Status string `json:"status"`
 	Window string `json:"window"`
 	Pane   int    `json:"pane"` // its position in its window, from 0
+}
+
+// Status is the answer to GET /status: a session's status, as status
+// --json shows it.
+type Status struct {
+	Session    string         `json:"session"`
+	Status     string         `json:"status"` // running, partial or stopped
+	HTTPServer HTTPStatus     `json:"httpServer"`
+	StartedAt  string         `json:"startedAt,omitempty"`
+	Workspace  string         `json:"workspace,omitempty"`
+	Windows    []WindowStatus `json:"windows,omitempty"`
+	Agents     []AgentStatus  `json:"agents,omitempty"`
+}
+
+// HTTPStatus tells whether the root's background server runs.
+type HTTPStatus struct {
+	Running bool `json:"running"`
+	PID     int  `json:"pid,omitempty"`
+}
+
+// WindowStatus is one window of a Status.
+type WindowStatus struct {
+	Name  string `json:"name"`
+	Panes int    `json:"panes"`
+}
+
+// AgentStatus is one agent of a Status: an Agent with its pane and its
+// own conversation id.
+type AgentStatus struct {
+	ID            string `json:"id"`
+	Name          string `json:"name"`
+	Status        string `json:"status"`
+	Window        string `json:"window"`
+	Pane          string `json:"pane,omitempty"`
+	Activity      string `json:"activity"`
+	ActivitySince string `json:"activitySince,omitempty"`
+	Message       string `json:"message,omitempty"`
+	Conversation  string `json:"conversation,omitempty"`
 }
 
 // Options say how a Server checks who asks.
@@ -357,170 +399,6 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, status int, msg 
 		s.refused(r, status)
 	}
 	writeJSON(w, status, errorBody{msg, status})
-}
-
-// routes maps each endpoint to its handler.
-func routes(b Backend) *http.ServeMux {
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "timestamp": now()})
-	})
-	mux.HandleFunc("POST /runs", func(w http.ResponseWriter, r *http.Request) {
-		var req RunRequest
-		if !decode(w, r, &req) {
-			return
-		}
-		if len(req.Agents) == 0 || string(req.Agents) == "null" {
-			writeError(w, fmt.Errorf("%w: agents is required", ErrInvalid))
-			return
-		}
-		switch req.SessionMode {
-		case "", "legacy", "isolated":
-		default:
-			writeError(w, fmt.Errorf("%w: sessionMode must be legacy or isolated", ErrInvalid))
-			return
-		}
-		// A run waits for its agents (MAS_READY_TIMEOUT, 60 s by
-		// default), longer than the server's read and write timeouts:
-		// the body is read and the answer is a few hundred bytes, so
-		// lift both rather than have the context cancelled and the
-		// answer cut. The backend bounds the wait itself.
-		rc := http.NewResponseController(w)
-		rc.SetReadDeadline(time.Time{})
-		rc.SetWriteDeadline(time.Time{})
-		run, err := b.Run(r.Context(), req)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		writeJSON(w, http.StatusCreated, run)
-	})
-	mux.HandleFunc("GET /sessions", func(w http.ResponseWriter, r *http.Request) {
-		list, err := b.Sessions(r.Context())
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		if list == nil {
-			list = []Session{}
-		}
-		writeJSON(w, http.StatusOK, map[string]any{"sessions": list, "total": len(list)})
-	})
-	mux.HandleFunc("GET /sessions/{id}", func(w http.ResponseWriter, r *http.Request) {
-		s, err := b.Session(r.Context(), r.PathValue("id"))
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, s)
-	})
-	mux.HandleFunc("GET /sessions/{id}/output", func(w http.ResponseWriter, r *http.Request) {
-		q := r.URL.Query()
-		out, err := b.Output(r.Context(), r.PathValue("id"), q.Get("agent"), q.Get("lines"))
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, out)
-	})
-	mux.HandleFunc("POST /sessions/{id}/stop", func(w http.ResponseWriter, r *http.Request) {
-		s, err := b.Stop(r.Context(), r.PathValue("id"))
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, map[string]string{"sessionId": s.SessionID, "tmuxSession": s.TmuxSession, "status": "stopped", "timestamp": now()})
-	})
-	mux.HandleFunc("POST /sessions/{id}/connect", func(w http.ResponseWriter, r *http.Request) {
-		// The body is optional, as the original's was: {} or nothing.
-		var req ConnectRequest
-		if hasBody(r) && !decode(w, r, &req) {
-			return
-		}
-		c, err := b.Connect(r.Context(), r.PathValue("id"), req)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		c.Status, c.Timestamp = "connected", now()
-		writeJSON(w, http.StatusOK, c)
-	})
-	mux.HandleFunc("GET /sessions/{id}/agents", func(w http.ResponseWriter, r *http.Request) {
-		a, err := b.Agents(r.Context(), r.PathValue("id"))
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		a.Timestamp = now()
-		writeJSON(w, http.StatusOK, a)
-	})
-	mux.HandleFunc("POST /sessions/{id}/resume", func(w http.ResponseWriter, r *http.Request) {
-		// The body is optional: {} or nothing.
-		if hasBody(r) {
-			var empty struct{}
-			if !decode(w, r, &empty) {
-				return
-			}
-		}
-		s, err := b.Resume(r.Context(), r.PathValue("id"))
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, s)
-	})
-	mux.HandleFunc("DELETE /sessions/{id}", func(w http.ResponseWriter, r *http.Request) {
-		force := false
-		if v := r.URL.Query().Get("force"); v != "" {
-			var err error
-			if force, err = strconv.ParseBool(v); err != nil {
-				writeError(w, fmt.Errorf("%w: force must be true or false, not %s", ErrInvalid, quote(v)))
-				return
-			}
-		}
-		id, err := b.Remove(r.Context(), r.PathValue("id"), force)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, map[string]any{"sessionId": id, "removed": true})
-	})
-	mux.HandleFunc("POST /message", func(w http.ResponseWriter, r *http.Request) {
-		var req MessageRequest
-		if !decode(w, r, &req) {
-			return
-		}
-		if req.Target == "" || req.Message == "" {
-			writeError(w, fmt.Errorf("%w: target and message are required", ErrInvalid))
-			return
-		}
-		res, err := b.Message(r.Context(), req)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, res)
-	})
-	mux.HandleFunc("GET /status", func(w http.ResponseWriter, r *http.Request) {
-		st, err := b.Status(r.Context(), r.URL.Query().Get("session"))
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, st)
-	})
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusNotFound, errorBody{"no such endpoint: " + r.Method + " " + r.URL.Path, http.StatusNotFound})
-	})
-	// The web page: static files only, which talk to the API above.
-	page := servePage(http.FileServerFS(webFiles))
-	mux.HandleFunc("GET /{$}", page)
-	mux.HandleFunc("GET /ui/", func(w http.ResponseWriter, r *http.Request) {
-		r2 := r.Clone(r.Context())
-		r2.URL.Path = strings.TrimPrefix(r.URL.Path, "/ui")
-		page(w, r2)
-	})
-	return mux
 }
 
 type errorBody struct {

@@ -71,7 +71,7 @@ func (f *fake) Sessions(context.Context) ([]Session, error) {
 
 func (f *fake) Session(_ context.Context, ref string) (*Session, error) {
 	if ref != "3f0c2a9e" {
-		return nil, fmt.Errorf("%w: no such session: %s", ErrNotFound, ref)
+		return nil, Errorf(ErrNotFound, "no such session: %s", ref)
 	}
 	return &Session{SessionID: "3f0c2a9e-1b2c-4d5e-8f90-123456789abc", Status: "active", NeedsYou: new(1), Asking: new(1),
 		Agents: []Agent{{ID: "21", Name: "Frontend Developer", Window: "development", Status: "running",
@@ -83,7 +83,7 @@ func (f *fake) Stop(_ context.Context, ref string) (*Session, error) {
 	defer f.mu.Unlock()
 	f.stops = append(f.stops, ref)
 	if ref == "../x" {
-		return nil, fmt.Errorf("%w: malformed session id", ErrInvalid)
+		return nil, Errorf(ErrInvalid, "malformed session id")
 	}
 	return &Session{SessionID: ref, TmuxSession: "mas-" + ref}, nil
 }
@@ -126,7 +126,7 @@ func (f *fake) Output(_ context.Context, ref, agent, lines string) (*Output, err
 		return nil, f.err
 	}
 	if ref != "3f0c2a9e" {
-		return nil, fmt.Errorf("%w: no such session: %s", ErrNotFound, ref)
+		return nil, Errorf(ErrNotFound, "no such session: %s", ref)
 	}
 	return &Output{SessionID: "3f0c2a9e-1b2c-4d5e-8f90-123456789abc", TmuxSession: "mas-3f0c2a9e",
 		Agents: []AgentOutput{{Agent: Agent{ID: "00", Name: "Meta Manager", Window: "meta", Status: "running"}, Lines: []string{"hi"}}}}, nil
@@ -140,7 +140,7 @@ func (f *fake) Connect(_ context.Context, ref string, r ConnectRequest) (*Connec
 		return nil, f.err
 	}
 	if ref != "3f0c2a9e" {
-		return nil, fmt.Errorf("%w: no such session: %s", ErrNotFound, ref)
+		return nil, Errorf(ErrNotFound, "no such session: %s", ref)
 	}
 	return &Connection{SessionID: "3f0c2a9e-1b2c-4d5e-8f90-123456789abc", TmuxSession: "mas-3f0c2a9e",
 		AttachCommand: "tmux attach-session -t '=mas-3f0c2a9e'", Details: ConnectionDetails{Windows: 4, ActiveAgents: 13, FocusedWindow: r.Window}}, nil
@@ -151,14 +151,14 @@ func (f *fake) Agents(_ context.Context, ref string) (*SessionAgents, error) {
 		return nil, f.err
 	}
 	if ref != "3f0c2a9e" {
-		return nil, fmt.Errorf("%w: no such session: %s", ErrNotFound, ref)
+		return nil, Errorf(ErrNotFound, "no such session: %s", ref)
 	}
 	return &SessionAgents{SessionID: "3f0c2a9e-1b2c-4d5e-8f90-123456789abc",
 		Agents: []AgentSeat{{AgentID: "11", Name: "UI Designer", Status: "running", Window: "design", Pane: 1}}}, nil
 }
 
-func (f *fake) Status(context.Context, string) (any, error) {
-	return map[string]string{"status": "running"}, f.err
+func (f *fake) Status(context.Context, string) (*Status, error) {
+	return &Status{Status: "running"}, f.err
 }
 
 func do(t *testing.T, h http.Handler, method, path, body string, header ...string) (int, map[string]any) {
@@ -189,52 +189,52 @@ func TestHandlers(t *testing.T) {
 	}{
 		{"GET", "/health", "", nil, 200, "status", "ok", ""},
 		{"POST", "/runs", `{"agents": {"metaManager": {"prompt": "hi"}}, "sessionMode": "isolated"}`, nil, 201, "tmuxSession", "mas-3f0c2a9e", ""},
-		{"POST", "/runs", `{"sessionMode": "isolated"}`, nil, 400, "error", "invalid request: agents is required", ""},
-		{"POST", "/runs", `{"agents": {}, "sessionMode": "shared"}`, nil, 400, "error", "invalid request: sessionMode must be legacy or isolated", ""},
+		{"POST", "/runs", `{"sessionMode": "isolated"}`, nil, 400, "error", "agents is required", ""},
+		{"POST", "/runs", `{"agents": {}, "sessionMode": "shared"}`, nil, 400, "error", "sessionMode must be legacy or isolated", ""},
 		{"POST", "/runs", `{"agents": `, nil, 400, "status", "400", "truncated JSON"},
-		{"POST", "/runs", `{"agents": {}}`, fmt.Errorf("%w: session mas-tmux already exists", ErrConflict), 409, "error", "conflict: session mas-tmux already exists", "legacy session running"},
+		{"POST", "/runs", `{"agents": {}}`, Errorf(ErrConflict, "session mas-tmux already exists"), 409, "error", "session mas-tmux already exists", "legacy session running"},
 		{"POST", "/runs", `{"agents": {}}`, fmt.Errorf("cannot create session: check tmux: tmux not found in PATH"), 500, "error", "cannot create session: check tmux: tmux not found in PATH", ""},
 		{"GET", "/sessions", "", nil, 200, "total", "1", ""},
 		{"GET", "/sessions/3f0c2a9e", "", nil, 200, "status", "active", ""},
-		{"GET", "/sessions/deadbeef", "", nil, 404, "error", "not found: no such session: deadbeef", ""},
+		{"GET", "/sessions/deadbeef", "", nil, 404, "error", "no such session: deadbeef", ""},
 		{"POST", "/sessions/3f0c2a9e/stop", "", nil, 200, "status", "stopped", ""},
 		{"POST", "/sessions/..%2Fx/stop", "", nil, 400, "status", "400", "traversal ids never reach the file system"},
 		{"GET", "/sessions/3f0c2a9e/stop", "", nil, 404, "status", "404", "only POST stops; other methods get a JSON 404"},
 		{"POST", "/sessions/3f0c2a9e/resume", "", nil, 200, "status", "active", "no body"},
 		{"POST", "/sessions/3f0c2a9e/resume", "{}", nil, 200, "tmuxSession", "mas-3f0c2a9e", "an empty object"},
 		{"POST", "/sessions/3f0c2a9e/resume", "{", nil, 400, "status", "400", "a body must be JSON"},
-		{"POST", "/sessions/3f0c2a9e/resume", "", fmt.Errorf("%w: session 3f0c2a9e is running", ErrConflict), 409, "error", "conflict: session 3f0c2a9e is running", ""},
-		{"POST", "/sessions/deadbeef/resume", "", fmt.Errorf("%w: no such session deadbeef", ErrNotFound), 404, "status", "404", ""},
+		{"POST", "/sessions/3f0c2a9e/resume", "", Errorf(ErrConflict, "session 3f0c2a9e is running"), 409, "error", "session 3f0c2a9e is running", ""},
+		{"POST", "/sessions/deadbeef/resume", "", Errorf(ErrNotFound, "no such session deadbeef"), 404, "status", "404", ""},
 		{"GET", "/sessions/3f0c2a9e/resume", "", nil, 404, "status", "404", "only POST resumes"},
 		{"DELETE", "/sessions/3f0c2a9e", "", nil, 200, "removed", "true", ""},
 		{"DELETE", "/sessions/3f0c2a9e?force=true", "", nil, 200, "sessionId", "3f0c2a9e-1b2c-4d5e-8f90-123456789abc", "the full id"},
-		{"DELETE", "/sessions/3f0c2a9e?force=maybe", "", nil, 400, "error", `invalid request: force must be true or false, not "maybe"`, ""},
-		{"DELETE", "/sessions/3f0c2a9e", "", fmt.Errorf("%w: session 3f0c2a9e is running: stop it first, or add ?force=true", ErrConflict), 409, "status", "409", ""},
-		{"DELETE", "/sessions/deadbeef", "", fmt.Errorf("%w: no such session deadbeef", ErrNotFound), 404, "status", "404", ""},
+		{"DELETE", "/sessions/3f0c2a9e?force=maybe", "", nil, 400, "error", `force must be true or false, not "maybe"`, ""},
+		{"DELETE", "/sessions/3f0c2a9e", "", Errorf(ErrConflict, "session 3f0c2a9e is running: stop it first, or add ?force=true"), 409, "status", "409", ""},
+		{"DELETE", "/sessions/deadbeef", "", Errorf(ErrNotFound, "no such session deadbeef"), 404, "status", "404", ""},
 		{"DELETE", "/sessions", "", nil, 404, "status", "404", "the list is not removed"},
 		{"POST", "/message", `{"target": "00", "message": "hi", "execute": true}`, nil, 200, "sent", "1", ""},
-		{"POST", "/message", `{"target": "00"}`, nil, 400, "error", "invalid request: target and message are required", ""},
-		{"POST", "/message", `{"target": "00", "message": "x"}`, fmt.Errorf("%w: message sent to 0/1 agents", ErrPartial), 502, "error", "partially applied: message sent to 0/1 agents", ""},
-		{"POST", "/message", `{"target": "21", "message": "y"}`, fmt.Errorf("%w: agent 21 is asking", ErrConflict), 409, "error", "conflict: agent 21 is asking", "the text would answer a dialog"},
+		{"POST", "/message", `{"target": "00"}`, nil, 400, "error", "target and message are required", ""},
+		{"POST", "/message", `{"target": "00", "message": "x"}`, Errorf(ErrPartial, "message sent to 0/1 agents"), 502, "error", "message sent to 0/1 agents", ""},
+		{"POST", "/message", `{"target": "21", "message": "y"}`, Errorf(ErrConflict, "agent 21 is asking"), 409, "error", "agent 21 is asking", "the text would answer a dialog"},
 		{"POST", "/message", `{"target": "21", "message": "y", "force": "yes"}`, nil, 400, "status", "400", "force is a boolean"},
 		{"GET", "/sessions", "", nil, 200, "sessions", "[map[asking:1 createdAt: lastActivity:2026-01-02T03:04:05Z mode:isolated needsYou:2 sessionId:a status:active tmuxSession:mas-a workingDir:]]", "who needs a person, per session"},
 		{"GET", "/status", "", nil, 200, "status", "running", ""},
 		{"GET", "/sessions/3f0c2a9e/output", "", nil, 200, "tmuxSession", "mas-3f0c2a9e", ""},
-		{"GET", "/sessions/deadbeef/output", "", nil, 404, "error", "not found: no such session: deadbeef", ""},
-		{"GET", "/sessions/3f0c2a9e/output?lines=0", "", fmt.Errorf("%w: lines \"0\": the number of lines must be from 1 to 2000", ErrInvalid), 400, "status", "400", "a bad filter"},
-		{"GET", "/sessions/3f0c2a9e/output", "", fmt.Errorf("%w: not running: session 3f0c2a9e is not running", ErrConflict), 409, "status", "409", "a stopped session"},
+		{"GET", "/sessions/deadbeef/output", "", nil, 404, "error", "no such session: deadbeef", ""},
+		{"GET", "/sessions/3f0c2a9e/output?lines=0", "", Errorf(ErrInvalid, "lines \"0\": the number of lines must be from 1 to 2000"), 400, "status", "400", "a bad filter"},
+		{"GET", "/sessions/3f0c2a9e/output", "", Errorf(ErrConflict, "session 3f0c2a9e is not running"), 409, "status", "409", "a stopped session"},
 		{"POST", "/sessions/3f0c2a9e/output", "", nil, 404, "status", "404", "only GET reads the output"},
 		{"POST", "/sessions/3f0c2a9e/connect", "", nil, 200, "status", "connected", "issue 26: the original's connect, with no body"},
 		{"POST", "/sessions/3f0c2a9e/connect", `{"window": "design", "reconnect": true}`, nil, 200, "connectionDetails", "map[activeAgents:13 focusedWindow:design windows:4]", "issue 26: its body"},
 		{"POST", "/sessions/3f0c2a9e/connect", "{}", nil, 200, "attachCommand", "tmux attach-session -t '=mas-3f0c2a9e'", ""},
 		{"POST", "/sessions/3f0c2a9e/connect", `{"reconnect": "yes"}`, nil, 400, "status", "400", "reconnect is a boolean"},
 		{"POST", "/sessions/3f0c2a9e/connect", "{", nil, 400, "status", "400", "a body must be JSON"},
-		{"POST", "/sessions/deadbeef/connect", "", nil, 404, "error", "not found: no such session: deadbeef", ""},
-		{"POST", "/sessions/3f0c2a9e/connect", "", fmt.Errorf("%w: not running: session 3f0c2a9e is not running", ErrConflict), 409, "status", "409", "a stopped session"},
+		{"POST", "/sessions/deadbeef/connect", "", nil, 404, "error", "no such session: deadbeef", ""},
+		{"POST", "/sessions/3f0c2a9e/connect", "", Errorf(ErrConflict, "session 3f0c2a9e is not running"), 409, "status", "409", "a stopped session"},
 		{"GET", "/sessions/3f0c2a9e/connect", "", nil, 404, "status", "404", "only POST connects"},
 		{"GET", "/sessions/3f0c2a9e/agents", "", nil, 200, "agents", "[map[agentId:11 name:UI Designer pane:1 status:running window:design]]", "issue 26: the original's agents"},
 		{"GET", "/sessions/3f0c2a9e/agents", "", nil, 200, "sessionId", "3f0c2a9e-1b2c-4d5e-8f90-123456789abc", ""},
-		{"GET", "/sessions/deadbeef/agents", "", nil, 404, "error", "not found: no such session: deadbeef", ""},
+		{"GET", "/sessions/deadbeef/agents", "", nil, 404, "error", "no such session: deadbeef", ""},
 		{"POST", "/sessions/3f0c2a9e/agents", "", nil, 404, "status", "404", "only GET reads the agents"},
 		{"GET", "/nope", "", nil, 404, "status", "404", "unknown endpoints answer JSON"},
 	}

@@ -3,8 +3,6 @@ package api
 import (
 	"bytes"
 	"html/template"
-	"net/http"
-	"time"
 
 	"mas/internal/roster"
 )
@@ -36,16 +34,3 @@ var indexPage = func() []byte {
 	}
 	return b.Bytes()
 }()
-
-// servePage serves the web page's files as they are embedded, but for the
-// page itself (the directory, "/"), which is indexPage.
-func servePage(static http.Handler) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Security-Policy", pagePolicy)
-		if r.URL.Path != "/" {
-			static.ServeHTTP(w, r)
-			return
-		}
-		http.ServeContent(w, r, "index.html", time.Time{}, bytes.NewReader(indexPage))
-	}
-}

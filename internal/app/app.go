@@ -1,8 +1,12 @@
 // Package app holds the verbs that the command line and the HTTP API share:
 // select a session, start one in either mode, describe, send to, stop,
 // resume and remove it, send a config's prompts once the agents are ready,
-// and run the root's background HTTP server. Everything it reads from the
-// outside world (tmux, clock, environment, progress output) is passed in.
+// and supervise the root's sessions for its background server. Everything
+// it reads from the outside world is passed in: the environment and the
+// working and binary directories (Env), tmux (Tmux, AnyServer), the time
+// it records (Now) and the root's background server (Daemon); what people
+// read goes to Progress. The files it reads and writes are the root's,
+// under the directory those name.
 package app
 
 import (
@@ -39,8 +43,10 @@ type App struct {
 	Now       func() time.Time
 	// Progress receives [INFO] lines and warnings for people.
 	Progress io.Writer
+	// Daemon is the root's background HTTP server; nil: none is started,
+	// stopped or found.
+	Daemon Daemon
 
-	held *heldPidFile // set while this process is a root's background server
 	// sessionFileWarning makes the warning of an untrusted .mas_session
 	// one per process, however often sessions are selected.
 	sessionFileWarning sync.Once
@@ -135,7 +141,7 @@ func isOn(v string) bool {
 // agents run any code and read untrusted text. The API token is a secret,
 // and so may the notify command be (a webhook's URL); the descriptors
 // start hands its server are that server's alone.
-var privateVars = []string{"MAS_API_TOKEN", NotifyVar, listenFDEnv, readyFDEnv}
+var privateVars = []string{"MAS_API_TOKEN", NotifyVar, ListenFDVar, ReadyFDVar}
 
 // tmuxEnviron is the environment tmux runs in: environ without
 // privateVars. nil, when environ is unknown, lets tmux inherit this

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -14,7 +15,10 @@ import (
 	"mas/legacy"
 )
 
-// Backend serves the HTTP API with the command line's own verbs.
+// Backend serves the HTTP API with the command line's own verbs. It is
+// the app package's one adapter to package api: the verbs return the
+// app's types, and only this file turns them into the API's (apiSession,
+// apiStatus, apiOutput) and their errors into the API's kinds.
 type Backend struct{ a *App }
 
 // NewBackend returns the API's backend over a.
@@ -23,7 +27,7 @@ func NewBackend(a *App) Backend { return Backend{a} }
 func (b Backend) Run(ctx context.Context, r api.RunRequest) (*api.Run, error) {
 	prompts, err := ConfigPrompts(r.Agents)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", api.ErrInvalid, err)
+		return nil, api.Errorf(api.ErrInvalid, "%v", err)
 	}
 	started := b.a.Now().UTC().Format(time.RFC3339)
 	mode := Legacy // the API checked the mode: "", legacy or isolated
@@ -32,7 +36,7 @@ func (b Backend) Run(ctx context.Context, r api.RunRequest) (*api.Run, error) {
 	}
 	s, err := b.a.Start(ctx, Launch{Mode: mode, Config: r.Agents})
 	if errors.Is(err, legacy.ErrRunning) {
-		return nil, fmt.Errorf("%w: session %s already exists", api.ErrConflict, s.Name)
+		return nil, api.Errorf(api.ErrConflict, "session %s already exists", s.Name)
 	}
 	if err != nil {
 		return nil, err
@@ -65,7 +69,7 @@ func (b Backend) Sessions(ctx context.Context) ([]api.Session, error) {
 		if l.Status == isolated.Active || l.Status == isolated.Orphaned { // its tmux session is its own
 			running = b.a.runningAgents(layout.Of(panes, l.TmuxName))
 		}
-		out = append(out, withOriginalFields(SessionView(l, false), running))
+		out = append(out, withOriginalFields(apiSession(SessionView(l, false)), running))
 	}
 	return out, nil
 }
@@ -83,11 +87,11 @@ func (b Backend) find(ref string) (string, string, error) {
 func asAPIError(err error) error {
 	switch {
 	case errors.Is(err, isolated.ErrMalformedID), isAmbiguous(err):
-		return fmt.Errorf("%w: %w", api.ErrInvalid, err)
+		return api.Errorf(api.ErrInvalid, "%w", err)
 	case errors.Is(err, isolated.ErrNoSession):
-		return fmt.Errorf("%w: %w", api.ErrNotFound, err)
+		return api.Errorf(api.ErrNotFound, "%w", err)
 	case errors.Is(err, isolated.ErrRunning), errors.Is(err, isolated.ErrBusy), errors.Is(err, isolated.ErrNameTaken):
-		return fmt.Errorf("%w: %w", api.ErrConflict, err)
+		return api.Errorf(api.ErrConflict, "%w", err)
 	}
 	return err
 }
@@ -101,21 +105,16 @@ func (b Backend) Session(ctx context.Context, ref string) (*api.Session, error) 
 	if err != nil {
 		return nil, err
 	}
+	s := apiSession(d.Session)
 	running := 0
 	for _, as := range d.Agents {
-		d.Session.Agents = append(d.Session.Agents, agentView(as))
+		s.Agents = append(s.Agents, api.Agent(agentView(as)))
 		if as.Status == layout.Running {
 			running++
 		}
 	}
-	s := withOriginalFields(d.Session, running)
+	s = withOriginalFields(s, running)
 	return &s, nil
-}
-
-// agentView is an agent as the API shows it.
-func agentView(as AgentStatus) api.Agent {
-	return api.Agent{ID: as.ID, Name: as.Name, Window: as.Window, Status: string(as.Status),
-		Activity: as.Activity, ActivitySince: as.ActivitySince, Message: as.Message}
 }
 
 // Stop stops a session of the root, or ends an orphan of it (by its tmux
@@ -166,18 +165,18 @@ func (b Backend) Remove(ctx context.Context, ref string, force bool) (string, er
 
 func (b Backend) Message(ctx context.Context, m api.MessageRequest) (*api.MessageResult, error) {
 	if err := layout.CheckText(m.Message); err != nil {
-		return nil, fmt.Errorf("%w: %v", api.ErrInvalid, err)
+		return nil, api.Errorf(api.ErrInvalid, "%v", err)
 	}
 	ids, unknown := roster.Recipients(m.Target)
 	if len(ids) == 0 || len(unknown) > 0 {
-		return nil, fmt.Errorf("%w: target %q names no agent in %q", api.ErrInvalid, m.Target, unknown)
+		return nil, api.Errorf(api.ErrInvalid, "target %q names no agent in %q", m.Target, unknown)
 	}
 	sel, err := b.a.Select(ctx, m.Session)
 	switch {
 	case isAmbiguous(err):
 		return nil, asAPIError(err)
 	case errors.Is(err, ErrNotRunning), errors.Is(err, ErrNoSession), errors.Is(err, isolated.ErrNoSession):
-		return nil, fmt.Errorf("%w: %v", api.ErrNotFound, err)
+		return nil, api.Errorf(api.ErrNotFound, "%v", err)
 	case err != nil:
 		return nil, conflict(err, "the request's \"session\" field")
 	}
@@ -185,13 +184,13 @@ func (b Backend) Message(ctx context.Context, m api.MessageRequest) (*api.Messag
 	var asking *AskingError
 	switch {
 	case errors.As(err, &asking):
-		return nil, fmt.Errorf("%w: %s", api.ErrConflict, asking.Refusal(`"force": true`))
+		return nil, api.Errorf(api.ErrConflict, "%s", asking.Refusal(`"force": true`))
 	case err != nil:
 		return nil, err
 	}
 	res := &api.MessageResult{Status: "acknowledged", Session: sel.Name, Target: m.Target, Sent: n, Total: len(ids)}
 	if n < len(ids) {
-		return nil, fmt.Errorf("%w: message sent to %d/%d agents: %v", api.ErrPartial, n, len(ids), failed)
+		return nil, api.Errorf(api.ErrPartial, "message sent to %d/%d agents: %v", n, len(ids), failed)
 	}
 	return res, nil
 }
@@ -201,12 +200,12 @@ func (b Backend) Output(ctx context.Context, ref, agent, lines string) (*api.Out
 	if lines != "" {
 		var err error
 		if n, err = PeekLines(lines); err != nil {
-			return nil, fmt.Errorf("%w: lines %v", api.ErrInvalid, err)
+			return nil, api.Errorf(api.ErrInvalid, "lines %v", err)
 		}
 	}
 	ids, err := PeekTargets(agent)
 	if err != nil {
-		return nil, fmt.Errorf("%w: agent: %v", api.ErrInvalid, err)
+		return nil, api.Errorf(api.ErrInvalid, "agent: %v", err)
 	}
 	sel, err := b.running(ctx, ref)
 	if err != nil {
@@ -216,7 +215,10 @@ func (b Backend) Output(ctx context.Context, ref, agent, lines string) (*api.Out
 	if err != nil {
 		return nil, err
 	}
-	out := &api.Output{SessionID: sel.Name, TmuxSession: sel.Name, Agents: agents}
+	out := &api.Output{SessionID: sel.Name, TmuxSession: sel.Name, Agents: make([]api.AgentOutput, 0, len(agents))}
+	for _, o := range agents {
+		out.Agents = append(out.Agents, apiOutput(o))
+	}
 	if sel.Iso != nil {
 		out.SessionID = sel.Iso.ID
 	}
@@ -232,9 +234,9 @@ func (b Backend) running(ctx context.Context, ref string) (Selected, error) {
 	case isAmbiguous(err):
 		return Selected{}, asAPIError(err)
 	case errors.Is(err, ErrNotRunning) && b.known(ref):
-		return Selected{}, fmt.Errorf("%w: %v", api.ErrConflict, err)
+		return Selected{}, api.Errorf(api.ErrConflict, "%v", err)
 	case errors.Is(err, ErrNotRunning):
-		return Selected{}, fmt.Errorf("%w: %v", api.ErrNotFound, err)
+		return Selected{}, api.Errorf(api.ErrNotFound, "%v", err)
 	}
 	return sel, err
 }
@@ -246,21 +248,21 @@ func (b Backend) known(ref string) bool {
 	return err == nil || isLegacySessionOf(b.a.Root(), ref)
 }
 
-func (b Backend) Status(ctx context.Context, session string) (any, error) {
+func (b Backend) Status(ctx context.Context, session string) (*api.Status, error) {
 	sel, err := b.a.Select(ctx, session)
 	if isAmbiguous(err) {
 		return nil, asAPIError(err)
 	}
 	if errors.Is(err, ErrNotRunning) {
-		return Status{Session: session, Status: SessionStopped, HTTPServer: b.a.HTTPServer(b.a.Root())}, nil
+		return apiStatus(Status{Session: session, Status: SessionStopped, HTTPServer: b.a.httpServer(b.a.Root())}), nil
 	}
 	if errors.Is(err, ErrNoSession) {
-		return Status{Status: SessionStopped, HTTPServer: b.a.HTTPServer(b.a.Root())}, nil
+		return apiStatus(Status{Status: SessionStopped, HTTPServer: b.a.httpServer(b.a.Root())}), nil
 	}
 	if err != nil {
 		return nil, conflict(err, "the \"session\" query parameter")
 	}
-	return b.a.Status(sel), nil
+	return apiStatus(b.a.Status(sel)), nil
 }
 
 // conflict is an API error for a selection that failed; several sessions
@@ -269,8 +271,115 @@ func (b Backend) Status(ctx context.Context, session string) (any, error) {
 func conflict(err error, field string) error {
 	var several *SeveralError
 	if errors.As(err, &several) {
-		return fmt.Errorf("%w: several mas sessions are running (%s): name one in %s",
-			api.ErrConflict, strings.Join(several.Names, ", "), field)
+		return api.Errorf(api.ErrConflict, "several mas sessions are running (%s): name one in %s",
+			strings.Join(several.Names, ", "), field)
 	}
-	return fmt.Errorf("%w: %v", api.ErrConflict, err)
+	return api.Errorf(api.ErrConflict, "%v", err)
+}
+
+// The routes and fields of the original's HTTP API (6526c92) that its
+// clients read, in its shapes, beside the API's own.
+
+// Connect describes how to attach to a running session, as the original's
+// POST /sessions/:id/connect did: the tmux command (with the session's
+// exact name, and the window asked for), its windows and running agents.
+// It attaches nothing. The session is chosen as GET /sessions/{id}/output
+// chooses it.
+func (b Backend) Connect(ctx context.Context, ref string, r api.ConnectRequest) (*api.Connection, error) {
+	if r.Window != "" && !slices.ContainsFunc(roster.Windows(), func(w roster.Window) bool { return w.Name == r.Window }) {
+		return nil, api.Errorf(api.ErrInvalid, "window must be meta, design, development or business, not %q", r.Window)
+	}
+	sel, err := b.running(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	target := "=" + sel.Name
+	if r.Window != "" {
+		target += ":=" + r.Window
+	}
+	windows := map[int]bool{}
+	for _, p := range sel.Panes {
+		windows[p.WindowIndex] = true
+	}
+	c := &api.Connection{SessionID: sel.Name, TmuxSession: sel.Name,
+		AttachCommand: TmuxCommand(b.a.Getenv("MAS_TMUX_SOCKET")) + " attach-session -t " + shellQuote(target),
+		Details:       api.ConnectionDetails{Windows: len(windows), ActiveAgents: b.a.runningAgents(sel.Panes), FocusedWindow: r.Window}}
+	if sel.Iso != nil {
+		c.SessionID = sel.Iso.ID
+	}
+	return c, nil
+}
+
+// Agents is every agent of an isolated session of the root in its seat,
+// as the original's GET /sessions/:id/agents showed them: from one tmux
+// listing while the session runs, all stopped otherwise.
+func (b Backend) Agents(ctx context.Context, ref string) (*api.SessionAgents, error) {
+	root, id, err := b.find(ref)
+	if err != nil {
+		return nil, err
+	}
+	_, agents, tmuxErr := b.a.DescribeAgents(ctx, root, id)
+	if tmuxErr != nil {
+		return nil, tmuxErr
+	}
+	state := map[string]layout.State{}
+	for _, as := range agents {
+		state[as.ID] = as.Status
+	}
+	out := &api.SessionAgents{SessionID: id, Agents: []api.AgentSeat{}}
+	for _, ag := range roster.All() {
+		out.Agents = append(out.Agents, api.AgentSeat{AgentID: ag.ID, Name: ag.Name, Status: seatStatus(state[ag.ID]),
+			Window: ag.Window, Pane: ag.Pane})
+	}
+	return out, nil
+}
+
+// seatStatus is an agent's state (layout.AgentState, "" for a session
+// that does not run) as the original API said it: running, error for a
+// pane that is gone, stopped for the rest (not started yet, exited).
+func seatStatus(state layout.State) string {
+	switch state {
+	case layout.Running:
+		return "running"
+	case layout.Missing:
+		return "error"
+	}
+	return "stopped"
+}
+
+// withOriginalFields adds to a session of the API the original's
+// fields: startedAt, agentCount (of the running agents given) and
+// httpServerStatus, running since this server answers for the session's
+// root (the original always said stopped).
+func withOriginalFields(j api.Session, running int) api.Session {
+	j.StartedAt, j.AgentCount, j.HTTPServerStatus = j.CreatedAt, &running, "running"
+	return j
+}
+
+// apiSession is a session as the API shows it: the command line's view,
+// without the original API's fields or the agents.
+func apiSession(j Session) api.Session {
+	return api.Session{SessionID: j.SessionID, TmuxSession: j.TmuxSession, Status: j.Status, Error: j.Error,
+		CreatedAt: j.CreatedAt, WorkingDir: j.WorkingDir, Mode: j.Mode,
+		NeedsYou: j.NeedsYou, Asking: j.Asking, LastActivity: j.LastActivity,
+		UnitDir: j.UnitDir, WorkflowsDir: j.WorkflowsDir, Config: j.Config, Logs: j.Logs, Units: j.Units, Metadata: j.Metadata}
+}
+
+// apiStatus is a status as GET /status shows it: as status --json does.
+func apiStatus(st Status) *api.Status {
+	out := &api.Status{Session: st.Session, Status: string(st.Status), HTTPServer: api.HTTPStatus(st.HTTPServer),
+		StartedAt: st.StartedAt, Workspace: st.Workspace}
+	for _, w := range st.Windows {
+		out.Windows = append(out.Windows, api.WindowStatus(w))
+	}
+	for _, as := range st.Agents {
+		out.Agents = append(out.Agents, api.AgentStatus{ID: as.ID, Name: as.Name, Status: string(as.Status), Window: as.Window,
+			Pane: as.Pane, Activity: as.Activity, ActivitySince: as.ActivitySince, Message: as.Message, Conversation: as.Conversation})
+	}
+	return out
+}
+
+// apiOutput is an agent's screen as GET /sessions/{id}/output shows it.
+func apiOutput(o AgentOutput) api.AgentOutput {
+	return api.AgentOutput{Agent: api.Agent(o.AgentView), Lines: o.Lines}
 }

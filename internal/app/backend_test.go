@@ -158,7 +158,7 @@ func TestBackendRefusesToAnswerADialog(t *testing.T) {
 		if !errors.Is(err, api.ErrConflict) {
 			t.Fatalf("to %s: %v, want a conflict", target, err)
 		}
-		want := `conflict: agent 21 is asking (Claude needs your permission to use Bash): the message would answer its dialog; nothing sent ("force": true sends it anyway)`
+		want := `agent 21 is asking (Claude needs your permission to use Bash): the message would answer its dialog; nothing sent ("force": true sends it anyway)`
 		if err.Error() != want {
 			t.Errorf("to %s:\n%v\nwant\n%s", target, err, want)
 		}
@@ -345,6 +345,40 @@ func TestBackendSpeaksTheOriginalAPI(t *testing.T) {
 	for _, tt := range tests {
 		if err := tt.call(); !errors.Is(err, tt.want) {
 			t.Errorf("%s: %v", tt.why, err)
+		}
+	}
+}
+
+// TestAPIShapesAreTheCommandLines: the API converts the verbs' types to
+// its own; each conversion must keep the JSON the command line prints
+// byte for byte, and the config cap must stay the API's body cap.
+func TestAPIShapesAreTheCommandLines(t *testing.T) {
+	if maxConfigSize != api.MaxBody {
+		t.Errorf("maxConfigSize = %d, api.MaxBody = %d: a config the API takes as a body must be one --config takes", maxConfigSize, api.MaxBody)
+	}
+	config := "config.json"
+	status := Status{Session: "mas-x", Status: "partial", HTTPServer: HTTPStatus{Running: true, PID: 7}, StartedAt: "s", Workspace: "w",
+		Windows: []WindowStatus{{Name: "meta", Panes: 1}},
+		Agents: []AgentStatus{{ID: "00", Name: "Meta Manager", Status: "running", Window: "meta", Pane: "%1",
+			Activity: "asking", ActivitySince: "t", Message: "m", Conversation: "c"}}}
+	session := Session{SessionID: "id", TmuxSession: "mas-id", Status: "active", Error: "e", CreatedAt: "c", WorkingDir: "w",
+		Mode: "isolated", NeedsYou: new(2), Asking: new(1), LastActivity: "l", UnitDir: "u", WorkflowsDir: "f", Config: &config,
+		Logs: []string{"log"}, Units: []string{"00"}, Metadata: &isolated.Metadata{SessionID: "id", Status: "active"}}
+	output := AgentOutput{AgentView{"00", "Meta Manager", "meta", "running", "asking", "s", "m"}, []string{"x"}}
+	tests := []struct {
+		why  string
+		verb any // as the command line prints it with --json
+		api  any
+	}{
+		{"status --json and GET /status", status, apiStatus(status)},
+		{"session show --json and GET /sessions/{id}, before the original's fields", session, apiSession(session)},
+		{"peek --json and GET /sessions/{id}/output", output, apiOutput(output)},
+	}
+	for _, tt := range tests {
+		verb, _ := json.Marshal(tt.verb)
+		shown, _ := json.Marshal(tt.api)
+		if string(verb) != string(shown) {
+			t.Errorf("%s:\n command line %s\n API          %s", tt.why, verb, shown)
 		}
 	}
 }

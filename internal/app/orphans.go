@@ -39,11 +39,11 @@ func (a *App) LogOrphans(ctx context.Context) {
 		orphans, err = isolated.Orphans(ctx, a.Tmux, root, running)
 	}
 	if err != nil {
-		a.warnf("orphaned tmux sessions not looked for: %v", err)
+		a.Warnf("orphaned tmux sessions not looked for: %v", err)
 		return
 	}
 	for _, o := range orphans {
-		a.warnf("orphaned tmux session %s: the directory of its session %s is gone from %s; end it with: mas session stop %s",
+		a.Warnf("orphaned tmux session %s: the directory of its session %s is gone from %s; end it with: mas session stop %s",
 			o.Name, o.SessionID, filepath.Dir(isolated.Dir(root, o.SessionID)), o.Name)
 	}
 }

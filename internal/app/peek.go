@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"mas/internal/activity"
-	"mas/internal/api"
 	"mas/internal/layout"
 	"mas/internal/roster"
 )
@@ -49,11 +48,39 @@ func PeekTargets(target string) ([]string, error) {
 	return ordered, nil
 }
 
+// AgentView is an agent of a running session as peek --json and the
+// HTTP API show it: its state without its pane or conversation.
+type AgentView struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Window string `json:"window"`
+	Status string `json:"status"` // running, starting, exited, stopped or missing
+	// What the agent does, from its events: starting, waiting, working,
+	// asking, exited, missing or unknown; since when (ISO-8601); what an
+	// asking agent asks.
+	Activity      string `json:"activity"`
+	ActivitySince string `json:"activitySince,omitempty"`
+	Message       string `json:"message,omitempty"`
+}
+
+// agentView is an agent's state as AgentView shows it.
+func agentView(as AgentStatus) AgentView {
+	return AgentView{ID: as.ID, Name: as.Name, Window: as.Window, Status: string(as.Status),
+		Activity: as.Activity, ActivitySince: as.ActivitySince, Message: as.Message}
+}
+
+// AgentOutput is an agent and the last lines of its screen, as peek
+// --json shows them.
+type AgentOutput struct {
+	AgentView
+	Lines []string `json:"lines"` // [] for a missing pane
+}
+
 // Peek returns the last lines of the screens of the agents ids of the
 // selected session, every pane read by one tmux process, with each
 // agent's state. An agent without a pane, or whose pane closed before
 // tmux read it, is missing and has no lines.
-func (a *App) Peek(ctx context.Context, sel Selected, ids []string, lines int) ([]api.AgentOutput, error) {
+func (a *App) Peek(ctx context.Context, sel Selected, ids []string, lines int) ([]AgentOutput, error) {
 	byAgent := layout.AgentPanes(sel.Panes)
 	var panes []string
 	for _, id := range ids {
@@ -65,10 +92,10 @@ func (a *App) Peek(ctx context.Context, sel Selected, ids []string, lines int) (
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the agents' screens: %w", err)
 	}
-	out := make([]api.AgentOutput, 0, len(ids))
+	out := make([]AgentOutput, 0, len(ids))
 	for _, st := range a.agents(sel, ids) {
 		id := st.ID
-		o := api.AgentOutput{Agent: agentView(st)}
+		o := AgentOutput{AgentView: agentView(st)}
 		if p, ok := byAgent[id]; ok {
 			o.Lines = text[p.Target()]
 		}

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"mas/internal/api"
 	"mas/internal/layout"
 	"mas/internal/roster"
 	"mas/internal/safefile"
@@ -91,8 +90,9 @@ func ConfigPrompts(data []byte) ([]Prompt, error) {
 }
 
 // maxConfigSize caps a --config file: the same agents and prompts sent to
-// the API are capped there as a request body.
-const maxConfigSize = api.MaxBody
+// the API are capped there as a request body (api.MaxBody, which a test
+// holds equal).
+const maxConfigSize = 1 << 20
 
 // ReadConfig reads and checks a --config file. The user named it, so a
 // link is followed, but it must lead to a regular file of at most

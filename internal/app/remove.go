@@ -14,7 +14,7 @@ import (
 func (a *App) RemoveSession(ctx context.Context, root, id string, force bool) (*isolated.Session, error) {
 	s, err := a.removeIsolated(ctx, root, id, force)
 	if force {
-		a.StopHTTPIfIdle(ctx, root)
+		a.stopHTTPIfIdle(ctx, root)
 	}
 	return s, err
 }

@@ -17,7 +17,7 @@ func (a *App) Resume(ctx context.Context, root, id string) (*Launched, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.StartHTTP(root)
+	a.startHTTP(root)
 	return a.launched(s), nil
 }
 
@@ -91,7 +91,7 @@ func (a *App) ResumeAll(ctx context.Context) ([]Resumed, error) {
 		out = append(out, r)
 	}
 	if slices.ContainsFunc(out, func(r Resumed) bool { return r.Err == nil }) {
-		a.StartHTTP(root)
+		a.startHTTP(root)
 	}
 	return out, nil
 }

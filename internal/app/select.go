@@ -18,8 +18,21 @@ import (
 // ErrNoSession is returned when no mas session runs.
 var ErrNoSession = errors.New("no mas session is running (start one with: mas start)")
 
-// ErrNotRunning is returned when a named session does not run.
+// ErrNotRunning is in the error (errors.Is) of a session asked for that
+// does not run, or is not the root's; it adds no text to it.
 var ErrNotRunning = errors.New("not running")
+
+// notRunningError is ErrNotRunning with what does not run.
+type notRunningError struct{ msg string }
+
+func (e *notRunningError) Error() string { return e.msg }
+
+func (e *notRunningError) Unwrap() error { return ErrNotRunning }
+
+// notRunningf formats a *notRunningError.
+func notRunningf(format string, args ...any) error {
+	return &notRunningError{msg: fmt.Sprintf(format, args...)}
+}
 
 // Selected is the session a command acts on.
 type Selected struct {
@@ -54,130 +67,229 @@ func (s Selected) Shown() string { return layout.Printable(s.Name) }
 // whichever runs under that name, as the original tool chose it: a
 // project's session is reached from any directory.
 func (a *App) Select(ctx context.Context, hint string) (Selected, error) {
-	root := a.Root()
 	snapshot, err := layout.Snapshot(ctx, a.Tmux)
 	if err != nil {
 		return Selected{}, err
 	}
-	names := layout.SessionNames(snapshot)
-	if hint != "" {
-		id, err := isolated.Find(root, hint)
-		if isAmbiguous(err) {
-			return Selected{}, err
+	s := &selection{a: a, root: a.Root(), hint: hint, snapshot: snapshot, names: layout.SessionNames(snapshot)}
+	for _, resolve := range resolvers {
+		if sel, done, err := resolve(s); done {
+			return sel, err
 		}
-		if err == nil {
-			s, err := isolated.Load(root, id)
-			if err != nil {
-				return Selected{}, err
-			}
-			sel := Selected{Name: s.TmuxName, Root: root, Iso: s, Panes: layout.Of(snapshot, s.TmuxName)}
-			if !runs(s, sel.Panes) {
-				return Selected{}, fmt.Errorf("%w: session %s is not running", ErrNotRunning, hint)
-			}
-			if err := sel.owned(s.Owner()); err != nil {
-				return Selected{}, fmt.Errorf("session %s is not running: %w", hint, err)
-			}
-			return sel, nil
-		}
-		// Otherwise only the root's own legacy session: not another
-		// root's session, nor any tmux session that happens to run.
-		if !isLegacySessionOf(root, hint) {
-			return Selected{}, fmt.Errorf("%w: %s is not a session of %s (%s)", ErrNotRunning, hint, root, a.RootWhy())
-		}
-		if !names[hint] {
-			return Selected{}, fmt.Errorf("%w: no running session %s", ErrNotRunning, hint)
-		}
-		sel := Selected{Name: hint, Root: root, Panes: layout.Of(snapshot, hint)}
-		if err := sel.owned(legacy.Owner(root)); err != nil {
-			return Selected{}, fmt.Errorf("session %s is not running: %w", hint, err)
-		}
-		return sel, nil
 	}
-	if id := a.Getenv("MAS_SESSION_ID"); id != "" {
-		full, err := isolated.Find(root, id)
-		if err != nil {
-			return Selected{}, a.whereRoot(malformedAsUsage(err, "MAS_SESSION_ID: "))
-		}
-		s, err := isolated.Load(root, full)
-		if err != nil {
-			return Selected{}, err
-		}
-		sel := Selected{Name: s.TmuxName, Root: root, Iso: s, Panes: layout.Of(snapshot, s.TmuxName)}
-		if !runs(s, sel.Panes) {
-			return Selected{}, fmt.Errorf("MAS_SESSION_ID: session %s (tmux %s) is not running", s.ID, s.TmuxName)
-		}
-		if err := sel.owned(s.Owner()); err != nil {
-			return Selected{}, fmt.Errorf("MAS_SESSION_ID: session %s (tmux %s) is not running: %w", s.ID, s.TmuxName, err)
-		}
-		return sel, nil
+	return Selected{}, ErrNoSession // not reached: byOnlyOne always decides
+}
+
+// resolvers choose the session a command acts on, in Select's order: the
+// first that decides (done) gives the selection or the error; the others
+// pass.
+var resolvers = []func(*selection) (sel Selected, done bool, err error){
+	(*selection).byHint,        // the id, prefix or tmux name the command was given
+	(*selection).byEnvID,       // MAS_SESSION_ID
+	(*selection).byEnvName,     // MAS_SESSION_NAME
+	(*selection).byTmuxClient,  // the session of the tmux client this runs in
+	(*selection).byProjectFile, // the root's .mas_session
+	(*selection).byOnlyOne,     // the only mas-* session, or the list of several
+}
+
+// selection is what the resolvers read: the root, the hint ("" for none)
+// and one listing of every pane of the tmux server.
+type selection struct {
+	a        *App
+	root     string
+	hint     string
+	snapshot []layout.PaneInfo
+	names    map[string]bool // the tmux sessions of snapshot
+}
+
+// pass is a resolver's answer when it does not decide.
+func pass() (Selected, bool, error) { return Selected{}, false, nil }
+
+// failed is a resolver's answer when it decides on an error.
+func failed(err error) (Selected, bool, error) { return Selected{}, true, err }
+
+// session is the tmux session name, as the snapshot lists it.
+func (s *selection) session(name string) Selected {
+	return Selected{Name: name, Root: s.root, Panes: layout.Of(s.snapshot, name)}
+}
+
+// loadIsolated is the root's isolated session id, in the tmux session of
+// its name.
+func (s *selection) loadIsolated(id string) (Selected, error) {
+	iso, err := isolated.Load(s.root, id)
+	if err != nil {
+		return Selected{}, err
 	}
-	// pick selects a running tmux session by its name: the isolated
-	// session of the root that has its name, when it says it is that
-	// session or says nothing, else the session of that name, whoever's.
-	pick := func(name string) (Selected, error) {
-		sel := Selected{Name: name, Root: root, Panes: layout.Of(snapshot, name)}
-		if id, err := isolated.Find(root, name); err == nil {
-			if s, err := isolated.Load(root, id); err == nil && s.TmuxName == name {
-				if err := sel.owned(s.Owner()); err != nil {
-					return Selected{}, err
-				}
-				sel.Iso = s
-			}
-		}
-		return sel, nil
+	sel := s.session(iso.TmuxName)
+	sel.Iso = iso
+	return sel, nil
+}
+
+// errAbsent is check's answer for a session that does not run; each
+// resolver says it in its own words.
+var errAbsent = errors.New("not running")
+
+// check is the check of a session asked for as the root's: a tmux session
+// of its name runs it (for an isolated session, as runs tells), and does
+// not say it is another's than want (owned). It returns errAbsent or a
+// *ForeignError.
+func (sel Selected) check(want layout.Owner) error {
+	if len(sel.Panes) == 0 || sel.Iso != nil && !runs(sel.Iso, sel.Panes) {
+		return errAbsent
 	}
-	if name := a.Getenv("MAS_SESSION_NAME"); name != "" {
-		if !names[name] {
-			return Selected{}, fmt.Errorf("MAS_SESSION_NAME: tmux session %s is not running", name)
-		}
-		sel, err := pick(name)
-		if err != nil {
-			return Selected{}, fmt.Errorf("MAS_SESSION_NAME: %w", err)
-		}
-		return sel, nil
+	return sel.owned(want)
+}
+
+// checked decides on sel when it passes check for want; else on absent,
+// or on the *ForeignError after foreign.
+func checked(sel Selected, want layout.Owner, absent error, foreign string) (Selected, bool, error) {
+	switch err := sel.check(want); {
+	case errors.Is(err, errAbsent):
+		return failed(absent)
+	case err != nil:
+		return failed(fmt.Errorf("%s: %w", foreign, err))
 	}
+	return sel, true, nil
+}
+
+// byHint selects what the command was given: an isolated session of the
+// root by its id, its prefix or its tmux name, else the root's own legacy
+// session; not another root's session, nor any tmux session that happens
+// to run.
+func (s *selection) byHint() (Selected, bool, error) {
+	if s.hint == "" {
+		return pass()
+	}
+	id, err := isolated.Find(s.root, s.hint)
+	if isAmbiguous(err) {
+		return failed(err)
+	}
+	if err != nil {
+		return s.byLegacyHint()
+	}
+	sel, err := s.loadIsolated(id)
+	if err != nil {
+		return failed(err)
+	}
+	return checked(sel, sel.Iso.Owner(), notRunningf("session %s is not running", s.hint),
+		"session "+s.hint+" is not running")
+}
+
+// byLegacyHint selects the root's legacy session by the name the command
+// was given.
+func (s *selection) byLegacyHint() (Selected, bool, error) {
+	if !isLegacySessionOf(s.root, s.hint) {
+		return failed(notRunningf("%s is not a session of %s (%s)", s.hint, s.root, s.a.RootWhy()))
+	}
+	return checked(s.session(s.hint), legacy.Owner(s.root), notRunningf("no running session %s", s.hint),
+		"session "+s.hint+" is not running")
+}
+
+// byEnvID selects the isolated session of the root that MAS_SESSION_ID
+// names.
+func (s *selection) byEnvID() (Selected, bool, error) {
+	id := s.a.Getenv("MAS_SESSION_ID")
+	if id == "" {
+		return pass()
+	}
+	full, err := isolated.Find(s.root, id)
+	if err != nil {
+		return failed(s.a.whereRoot(malformedAsUsage(err, "MAS_SESSION_ID: ")))
+	}
+	sel, err := s.loadIsolated(full)
+	if err != nil {
+		return failed(err)
+	}
+	what := fmt.Sprintf("MAS_SESSION_ID: session %s (tmux %s) is not running", sel.Iso.ID, sel.Name)
+	return checked(sel, sel.Iso.Owner(), errors.New(what), what)
+}
+
+// byEnvName selects the tmux session that MAS_SESSION_NAME names.
+func (s *selection) byEnvName() (Selected, bool, error) {
+	name := s.a.Getenv("MAS_SESSION_NAME")
+	if name == "" {
+		return pass()
+	}
+	if !s.names[name] {
+		return failed(fmt.Errorf("MAS_SESSION_NAME: tmux session %s is not running", name))
+	}
+	sel, _, err := s.pick(name)
+	if err != nil {
+		return failed(fmt.Errorf("MAS_SESSION_NAME: %w", err))
+	}
+	return sel, true, nil
+}
+
+// byTmuxClient selects the session of the tmux client this process runs
+// in, when it is a mas-* one of the server mas uses.
+func (s *selection) byTmuxClient() (Selected, bool, error) {
 	// $TMUX is "socket,server pid,session number" of the current client.
-	if parts := strings.Split(a.Getenv("TMUX"), ","); len(parts) == 3 && a.Getenv("MAS_TMUX_SOCKET") == "" {
-		for _, p := range snapshot {
-			if p.SessionID == "$"+parts[2] && strings.HasPrefix(p.Session, "mas-") {
-				return pick(p.Session)
-			}
+	parts := strings.Split(s.a.Getenv("TMUX"), ",")
+	if len(parts) != 3 || s.a.Getenv("MAS_TMUX_SOCKET") != "" {
+		return pass()
+	}
+	for _, p := range s.snapshot {
+		if p.SessionID == "$"+parts[2] && strings.HasPrefix(p.Session, "mas-") {
+			return s.pick(p.Session)
 		}
 	}
-	// The root's .mas_session names its legacy session. It is the root's
-	// own claim, so a tmux session of its name that says it is another
-	// root's is not it. One that names no running session (the original's
-	// clones hold its stale one) is passed over, as the original did; one
-	// that cannot be trusted is passed over with a warning (untrusted).
-	name, err := legacy.RunningName(root)
+	return pass()
+}
+
+// byProjectFile selects the legacy session the root's .mas_session names.
+// It is the root's own claim, so a tmux session of its name that says it
+// is another root's is not it. One that names no running session (the
+// original's clones hold its stale one) is passed over, as the original
+// did; one that cannot be trusted is passed over with a warning
+// (untrusted).
+func (s *selection) byProjectFile() (Selected, bool, error) {
+	name, err := legacy.RunningName(s.root)
 	switch {
-	case err == nil:
-		if names[name] {
-			sel := Selected{Name: name, Root: root, Panes: layout.Of(snapshot, name)}
-			if err := sel.owned(layout.Owner{Root: root}); err != nil {
-				return Selected{}, fmt.Errorf("project session file: %w", err)
-			}
-			return pick(name)
+	case err == nil && s.names[name]:
+		if err := s.session(name).owned(layout.Owner{Root: s.root}); err != nil {
+			return failed(fmt.Errorf("project session file: %w", err))
 		}
-	case !errors.Is(err, fs.ErrNotExist):
-		a.untrusted(root, err)
+		return s.pick(name)
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		s.a.untrusted(s.root, err)
 	}
+	return pass()
+}
+
+// byOnlyOne selects the only mas-* session; with none it is ErrNoSession,
+// with several a *SeveralError that lists them.
+func (s *selection) byOnlyOne() (Selected, bool, error) {
 	var mas []string
-	for _, n := range slices.Sorted(maps.Keys(names)) {
+	for _, n := range slices.Sorted(maps.Keys(s.names)) {
 		if strings.HasPrefix(n, "mas-") {
 			mas = append(mas, n)
 		}
 	}
 	switch len(mas) {
 	case 0:
-		return Selected{}, ErrNoSession
+		return failed(ErrNoSession)
 	case 1:
-		return pick(mas[0])
+		return s.pick(mas[0])
 	}
 	for i, n := range mas {
 		mas[i] = layout.Printable(n) // for people only: see Selected.Shown
 	}
-	return Selected{}, &SeveralError{Names: mas}
+	return failed(&SeveralError{Names: mas})
+}
+
+// pick decides on a running tmux session by its name: the isolated
+// session of the root that has its name, when it says it is that session
+// or says nothing, else the session of that name, whoever's.
+func (s *selection) pick(name string) (Selected, bool, error) {
+	if id, err := isolated.Find(s.root, name); err == nil {
+		if sel, err := s.loadIsolated(id); err == nil && sel.Name == name {
+			if err := sel.owned(sel.Iso.Owner()); err != nil {
+				return failed(err)
+			}
+			return sel, true, nil
+		}
+	}
+	return s.session(name), true, nil
 }
 
 // untrusted warns, once in the life of a, that root's .mas_session is
@@ -194,7 +306,7 @@ func (a *App) untrusted(root string, err error) {
 		if errors.Is(err, envfile.ErrWritable) {
 			fix = "chmod go-w " + file + " (or rm it)"
 		}
-		a.warnf("ignoring %v; fix: %s", err, fix)
+		a.Warnf("ignoring %v; fix: %s", err, fix)
 	})
 }
 

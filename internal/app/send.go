@@ -55,7 +55,7 @@ func (a *App) Deliver(ctx context.Context, sel Selected, ids []string, text stri
 	dir := sel.ActivityDir()
 	if len(marked) > 0 {
 		if err := activity.MarkSubmitted(ctx, dir, marked, t); err != nil {
-			a.warnf("cannot note the prompt sent to agent %s (mas wait may return before its turn): %v", strings.Join(marked, ", "), err)
+			a.Warnf("cannot note the prompt sent to agent %s (mas wait may return before its turn): %v", strings.Join(marked, ", "), err)
 		}
 	}
 	n, err := layout.Send(ctx, a.Tmux, panes, text, enter)

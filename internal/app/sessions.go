@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"mas/internal/activity"
-	"mas/internal/api"
 	"mas/internal/layout"
 	"mas/internal/roster"
 	"mas/isolated"
@@ -76,12 +75,39 @@ func (a *App) Prune(ctx context.Context) (removed, finished []string, err error)
 // Removals is what interrupted removals of the root left.
 func (a *App) Removals() ([]isolated.Removal, error) { return isolated.Removals(a.Root()) }
 
+// Session is a session as session list and session show show it.
+type Session struct {
+	SessionID   string `json:"sessionId"`
+	TmuxSession string `json:"tmuxSession"`
+	Status      string `json:"status"`
+	Error       string `json:"error,omitempty"`
+	CreatedAt   string `json:"createdAt"`
+	WorkingDir  string `json:"workingDir"`
+	Mode        string `json:"mode"`
+	// NeedsYou is how many agents of a running session wait for a person
+	// (their turn ended, or they ask), Asking how many of those ask;
+	// absent when the session does not run or its agents report no
+	// events.
+	NeedsYou *int `json:"needsYou,omitempty"`
+	Asking   *int `json:"asking,omitempty"`
+	// LastActivity is when an agent of the session last reported an
+	// event (RFC 3339), absent when none did.
+	LastActivity string `json:"lastActivity,omitempty"`
+	// The detail, in session show only.
+	UnitDir      string             `json:"unitDir,omitempty"`
+	WorkflowsDir string             `json:"workflowsDir,omitempty"`
+	Config       *string            `json:"config,omitempty"`
+	Logs         []string           `json:"logs,omitempty"`
+	Units        []string           `json:"units,omitempty"`
+	Metadata     *isolated.Metadata `json:"metadata,omitempty"`
+}
+
 // SessionView is a session as session list, session show and the HTTP
 // API show it, with what its agents last reported (activity.Summarize:
 // their events alone, no tmux call); detail adds paths, units, config,
 // logs and metadata.
-func SessionView(l isolated.Listed, detail bool) api.Session {
-	j := api.Session{SessionID: l.ID, TmuxSession: l.TmuxName, Status: string(l.Status), Error: l.Error,
+func SessionView(l isolated.Listed, detail bool) Session {
+	j := Session{SessionID: l.ID, TmuxSession: l.TmuxName, Status: string(l.Status), Error: l.Error,
 		CreatedAt: l.CreatedAt, WorkingDir: l.Dir, Mode: string(l.Mode)}
 	if l.Error == "" && l.Dir != "" { // not an orphan, which has no directory
 		sum := activity.Summarize(l.ActivityDir())
@@ -102,7 +128,7 @@ func SessionView(l isolated.Listed, detail bool) api.Session {
 			j.Config = &config
 		}
 		j.Logs = logs
-		md := api.Metadata(l.Metadata())
+		md := l.Metadata()
 		j.Metadata = &md
 		j.Units = roster.IDs()
 	}
@@ -112,7 +138,7 @@ func SessionView(l isolated.Listed, detail bool) api.Session {
 // SessionDetail is a session as session show shows it: SessionView's
 // detail and, while it runs, what each of its agents does.
 type SessionDetail struct {
-	api.Session
+	Session
 	Agents []AgentStatus `json:"agents,omitempty"`
 }
 

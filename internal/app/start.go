@@ -111,7 +111,7 @@ func (a *App) Start(ctx context.Context, l Launch) (*Launched, error) {
 // checkProgram checks that the agent's program can run: an agent that
 // cannot would leave thirteen shells that look like a team.
 func (a *App) checkProgram(ctx context.Context) error {
-	return layout.CheckProgram(ctx, a.AgentCommand(), a.UserShell(), a.Getenv("PATH"), func(msg string) { a.warnf("%s", msg) })
+	return layout.CheckProgram(ctx, a.AgentCommand(), a.UserShell(), a.Getenv("PATH"), func(msg string) { a.Warnf("%s", msg) })
 }
 
 // isolatedOptions say how to start the agents of isolated session id of
@@ -143,7 +143,7 @@ func (a *App) isolatedOptions(root, id string) (isolated.CreateOptions, error) {
 // unknown, or root's path cannot be on PATH (a colon), which is said.
 func (a *App) masForPanes(root string) string {
 	if strings.Contains(root, ":") {
-		a.warnf("the agents will not find mas on their PATH: the path of %s holds a colon", root)
+		a.Warnf("the agents will not find mas on their PATH: the path of %s holds a colon", root)
 		return ""
 	}
 	return a.Exe
@@ -244,7 +244,7 @@ func (a *App) Started(ctx context.Context, l *Launched, prompts []Prompt) error 
 	if _, err := a.SendPrompts(ctx, l.Name, prompts); err != nil {
 		return fmt.Errorf("session %s started, but: %w", l.Name, err)
 	}
-	a.StartHTTP(l.Root)
+	a.startHTTP(l.Root)
 	return nil
 }
 
@@ -275,8 +275,7 @@ func (a *App) Attach(ctx context.Context, name, window string, want layout.Owner
 // Init makes the working directory a MAS project named name.
 func (a *App) Init(name string) error { return legacy.Init(a.Cwd, name) }
 
-// warn prints a warning for people.
-// warnf writes a warning line for people.
-func (a *App) warnf(format string, args ...any) {
+// Warnf writes a warning line for people to Progress.
+func (a *App) Warnf(format string, args ...any) {
 	fmt.Fprintf(a.Progress, "mas: warning: "+format+"\n", args...)
 }

@@ -50,7 +50,7 @@ type Status struct {
 // Status describes the selected session from the panes its selection
 // already listed: no further tmux call.
 func (a *App) Status(sel Selected) Status {
-	st := Status{Session: sel.Shown(), HTTPServer: a.HTTPServer(sel.Root), Workspace: sel.Root}
+	st := Status{Session: sel.Shown(), HTTPServer: a.httpServer(sel.Root), Workspace: sel.Root}
 	if sel.Iso != nil {
 		st.Workspace = sel.Iso.Dir
 	}
@@ -177,4 +177,16 @@ func (sel Selected) ActivityDir() string {
 		return legacy.ActivityDir(sel.Root)
 	}
 	return ""
+}
+
+// runningAgents counts the agents whose program runs among a tmux
+// session's panes, as the original's agentCount counted them.
+func (a *App) runningAgents(panes []layout.PaneInfo) int {
+	n := 0
+	for _, p := range layout.AgentPanes(panes) {
+		if layout.AgentState(p, a.UserShell()) == layout.Running {
+			n++
+		}
+	}
+	return n
 }

@@ -20,14 +20,14 @@ func (a *App) Stop(ctx context.Context, sel Selected) error {
 	}
 	if unrecorded := (*isolated.RecordError)(nil); errors.As(err, &unrecorded) {
 		// Its tmux session is gone: the server may be idle all the same.
-		a.StopHTTPIfIdle(ctx, sel.Root)
+		a.stopHTTPIfIdle(ctx, sel.Root)
 		return err
 	}
 	if err != nil {
 		return fmt.Errorf("cannot stop session %s: %w", sel.Shown(), err)
 	}
 	fmt.Fprintf(a.Progress, "[INFO] Stopped session %s\n", sel.Shown())
-	a.StopHTTPIfIdle(ctx, sel.Root)
+	a.stopHTTPIfIdle(ctx, sel.Root)
 	return nil
 }
 
@@ -36,14 +36,14 @@ func (a *App) Stop(ctx context.Context, sel Selected) error {
 func (a *App) StopSession(ctx context.Context, root, id string) error {
 	s, err := a.stopIsolated(ctx, root, id)
 	if unrecorded := (*isolated.RecordError)(nil); errors.As(err, &unrecorded) {
-		a.StopHTTPIfIdle(ctx, root)
+		a.stopHTTPIfIdle(ctx, root)
 		return err
 	}
 	if err != nil {
 		return fmt.Errorf("cannot stop session %s: %w", id, err)
 	}
 	fmt.Fprintf(a.Progress, "[INFO] Stopped %s; its files stay in %s\n", s.TmuxName, s.Dir)
-	a.StopHTTPIfIdle(ctx, root)
+	a.stopHTTPIfIdle(ctx, root)
 	return nil
 }
 

@@ -167,15 +167,11 @@ func newSupervisor(a *App, notify func(notify.Notice)) *supervisor {
 
 // Supervise supervises the root's running sessions until ctx ends: see the
 // top of this file. MAS_NOTIFY_COMMAND is read once, from this process's
-// environment; the command runs in that environment without mas's private
-// variables (privateVars), the notice's variables added.
+// environment; the command runs in that environment (Env.Environ) without
+// mas's private variables (privateVars), the notice's variables added.
 func (a *App) Supervise(ctx context.Context) {
-	environ := a.Environ
-	if environ == nil {
-		environ = os.Environ
-	}
-	r := &notify.Runner{Command: a.Getenv(NotifyVar), Env: tmuxEnviron(environ), Timeout: notifyTimeout,
-		Max: notifyMax, Output: a.Progress, Warnf: a.warnf}
+	r := &notify.Runner{Command: a.Getenv(NotifyVar), Env: tmuxEnviron(a.Environ), Timeout: notifyTimeout,
+		Max: notifyMax, Output: a.Progress, Warnf: a.Warnf}
 	defer r.Close()
 	newSupervisor(a, func(n notify.Notice) { r.Notify(n) }).run(ctx)
 }
@@ -246,7 +242,7 @@ func (sv *supervisor) list(ctx context.Context) []string {
 	refs, err := sv.running(ctx)
 	if err != nil {
 		if err.Error() != sv.failed { // said once, not every relist
-			sv.a.warnf("supervisor: %v", err)
+			sv.a.Warnf("supervisor: %v", err)
 			sv.failed = err.Error()
 		}
 		for dir := range sv.sessions {
@@ -364,7 +360,7 @@ func (sv *supervisor) show(ctx context.Context, w *watched) {
 	ctx, cancel := context.WithTimeout(ctx, tmuxCallLimit)
 	defer cancel()
 	if err := layout.SetAttention(ctx, sv.a.Tmux, w.ref, text); err != nil {
-		sv.a.warnf("supervisor: status line of %s: %v", w.name, err)
+		sv.a.Warnf("supervisor: status line of %s: %v", w.name, err)
 		return
 	}
 	w.shown, w.unset = text, false
@@ -421,7 +417,7 @@ func (sv *supervisor) note(ctx context.Context) {
 		}
 	}
 	if err != nil {
-		sv.a.warnf("supervisor: lastActivity not written: %v", err)
+		sv.a.Warnf("supervisor: lastActivity not written: %v", err)
 	}
 	// The registry changed by this process's hand: nothing to list again.
 	sv.sig = sv.signature()

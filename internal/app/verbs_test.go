@@ -197,7 +197,7 @@ func TestSelectNeverReachesAnotherRootsSession(t *testing.T) {
 		if _, err := backend.Output(ctx, s.ID, "", ""); !errors.Is(err, api.ErrConflict) {
 			t.Errorf("%s: GET /sessions/{id}/output: %v, want a conflict (known, not running)", tt.why, err)
 		}
-		if st, err := backend.Status(ctx, s.ID); err != nil || st.(Status).Status != "stopped" {
+		if st, err := backend.Status(ctx, s.ID); err != nil || st.Status != "stopped" {
 			t.Errorf("%s: GET /status?session=: %+v, %v; want stopped", tt.why, st, err)
 		}
 		if err := a.Attach(ctx, s.Name, "", loaded.Owner()); !errors.As(err, new(*ForeignError)) || !strings.Contains(err.Error(), tt.want) {
@@ -495,33 +495,37 @@ func TestBackend(t *testing.T) {
 	if _, err := b.Message(ctx, api.MessageRequest{Target: "00", Message: "hi", Session: "mas-gone"}); !errors.Is(err, api.ErrNotFound) {
 		t.Errorf("session not running: %v", err)
 	}
-	if st, err := b.Status(ctx, run.TmuxSession); err != nil || st.(Status).Status != "running" {
+	if st, err := b.Status(ctx, run.TmuxSession); err != nil || st.Status != "running" {
 		t.Errorf("status: %+v, %v", st, err)
 	}
-	if st, err := b.Status(ctx, "mas-gone"); err != nil || st.(Status).Status != "stopped" {
+	if st, err := b.Status(ctx, "mas-gone"); err != nil || st.Status != "stopped" {
 		t.Errorf("status of a stopped session: %+v, %v", st, err)
 	}
 	stopped, err := b.Stop(ctx, run.SessionID)
 	if err != nil || stopped.Status != "stopped" || f.Has(run.TmuxSession) {
 		t.Errorf("stop: %+v, %v", stopped, err)
 	}
-	if st, err := b.Status(ctx, ""); err != nil || st.(Status).Status != "stopped" {
+	if st, err := b.Status(ctx, ""); err != nil || st.Status != "stopped" {
 		t.Errorf("status with no session: %+v, %v", st, err)
 	}
 }
 
-func TestHTTPAddr(t *testing.T) {
-	tests := []struct {
-		flag, host, port, want string
-	}{
-		{"", "", "", "127.0.0.1:8765"},
-		{"", "::1", "9000", "[::1]:9000"},
-		{"0.0.0.0:1", "x", "2", "0.0.0.0:1"},
+// TestStoppedSessionSaidOnce: an error that carries an HTTP status adds no
+// text (issue 27); POST /message to a stopped session said "not found:
+// not running: session … is not running".
+func TestStoppedSessionSaidOnce(t *testing.T) {
+	a, _, _, _ := testApp(t, nil)
+	b := NewBackend(a)
+	ctx := context.Background()
+	run, err := b.Run(ctx, api.RunRequest{SessionMode: "isolated", Agents: json.RawMessage(`{}`)})
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, tt := range tests {
-		vars := map[string]string{"MAS_HTTP_HOST": tt.host, "MAS_HTTP_PORT": tt.port}
-		if got := (Env{Getenv: func(k string) string { return vars[k] }}).HTTPAddr(tt.flag); got != tt.want {
-			t.Errorf("HTTPAddr(%q) with %v = %q, want %q", tt.flag, vars, got, tt.want)
-		}
+	if _, err := b.Stop(ctx, run.SessionID); err != nil {
+		t.Fatal(err)
+	}
+	_, err = b.Message(ctx, api.MessageRequest{Target: "00", Message: "hi", Session: run.SessionID})
+	if want := "session " + run.SessionID + " is not running"; !errors.Is(err, api.ErrNotFound) || err.Error() != want {
+		t.Errorf("message to a stopped session: %v, want 404 %q", err, want)
 	}
 }

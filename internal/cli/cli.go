@@ -10,6 +10,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"mas/internal/app"
+	"mas/internal/daemon"
 )
 
 // Env is everything a run of the command line reads from the outside
@@ -36,9 +37,12 @@ type App struct {
 	root *command
 }
 
-// New returns the command line of e, its tmux calls going to the real tmux.
+// New returns the command line of e, its tmux calls going to the real tmux
+// and its roots' background servers being real ones.
 func New(e Env) *App {
-	return newApp(e, app.New(app.Env{Getenv: e.Getenv, Environ: e.Environ, Cwd: e.Cwd, ExeDir: e.ExeDir, Exe: e.Exe}, e.Stderr))
+	verbs := app.New(app.Env{Getenv: e.Getenv, Environ: e.Environ, Cwd: e.Cwd, ExeDir: e.ExeDir, Exe: e.Exe}, e.Stderr)
+	verbs.Daemon = daemon.New(verbs)
+	return newApp(e, verbs)
 }
 
 // newApp is the command line of e over the verbs of verbs.

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"mas/internal/api"
 	"mas/internal/app"
 	"mas/internal/faketmux"
 )
@@ -187,7 +186,7 @@ func TestNeedsYouColumn(t *testing.T) {
 		{new(3), new(1), "3 (1 asking)", "one of them asks"},
 	}
 	for _, tt := range tests {
-		if got := needsYou(api.Session{NeedsYou: tt.needs, Asking: tt.asking}); got != tt.want {
+		if got := needsYou(app.Session{NeedsYou: tt.needs, Asking: tt.asking}); got != tt.want {
 			t.Errorf("%s: %q, want %q", tt.why, got, tt.want)
 		}
 	}

@@ -12,7 +12,6 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
-	"mas/internal/api"
 	"mas/internal/app"
 	"mas/isolated"
 )
@@ -51,9 +50,9 @@ func (a *App) sessionList(ctx context.Context, cc *ucli.Context) error {
 	}
 	if cc.Bool("json") {
 		out := struct {
-			Sessions []api.Session `json:"sessions"`
+			Sessions []app.Session `json:"sessions"`
 			Total    int           `json:"total"`
-		}{Sessions: []api.Session{}, Total: len(sessions)}
+		}{Sessions: []app.Session{}, Total: len(sessions)}
 		for _, l := range sessions {
 			out.Sessions = append(out.Sessions, app.SessionView(l, false))
 		}
@@ -83,7 +82,7 @@ func (a *App) sessionList(ctx context.Context, cc *ucli.Context) error {
 // needsYou is how many agents of a session wait for a person, as session
 // list and show write it: "2", "3 (1 asking)", or "-" for a session that
 // does not run or whose agents report no events.
-func needsYou(j api.Session) string {
+func needsYou(j app.Session) string {
 	switch {
 	case j.NeedsYou == nil:
 		return "-"

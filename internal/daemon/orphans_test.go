@@ -1,4 +1,4 @@
-package app
+package daemon
 
 import (
 	"context"
@@ -8,15 +8,16 @@ import (
 	"testing"
 
 	"mas/internal/api"
+	"mas/internal/app"
 )
 
 // TestOrphansOverHTTPAndInServeLog: GET /sessions lists an orphan by its
 // tmux name, POST /sessions/{name}/stop ends it, and serve logs it when
 // it starts; another root's session is none of these.
 func TestOrphansOverHTTPAndInServeLog(t *testing.T) {
-	a, f, _, _ := testApp(t, nil)
+	a, f, log := testApp(t, nil)
 	ctx := context.Background()
-	s, err := a.Start(ctx, Launch{Mode: Isolated})
+	s, err := a.Start(ctx, app.Launch{Mode: app.Isolated})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,12 +27,10 @@ func TestOrphansOverHTTPAndInServeLog(t *testing.T) {
 	foreign := "mas-abcdef12"
 	f.AddEnv(foreign, "MAS_WORKSPACE_ROOT="+t.TempDir(), "MAS_SESSION_MODE=isolated", "MAS_SESSION_ID=abcdef12-0000-4000-8000-000000000000")
 
-	var log syncBuffer
-	a.Progress = &log
 	serving, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
-	go func() { done <- a.Serve(serving, "127.0.0.1:0") }()
-	waitFor(t, &log, "end it with: ")
+	go func() { done <- Serve(serving, a, "127.0.0.1:0") }()
+	waitFor(t, log, "end it with: ")
 	stop()
 	if err := <-done; err != nil {
 		t.Fatal(err)
@@ -42,7 +41,7 @@ func TestOrphansOverHTTPAndInServeLog(t *testing.T) {
 		t.Errorf("serve logs %q, want one line %q", log.String(), want)
 	}
 
-	b := NewBackend(a)
+	b := app.NewBackend(a)
 	list, err := b.Sessions(ctx)
 	if err != nil || len(list) != 1 || list[0].SessionID != s.Name || list[0].TmuxSession != s.Name || list[0].Status != "orphan" {
 		t.Errorf("GET /sessions: %+v, %v; want the orphan alone", list, err)

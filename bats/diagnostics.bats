@@ -126,7 +126,7 @@ root_files() {
 	run curl -s -H 'Content-Type: application/json' -d '{"target": "00", "message": "hi"}' "http://127.0.0.1:$port/message"
 	[ "$(jq -r .status <<<"$output")" = 409 ] || fail "$output"
 	names="$(printf 'mas-%s\n' "${a:0:8}" "${b:0:8}" | sort | paste -sd, | sed 's/,/, /')"
-	[ "$(jq -r .error <<<"$output")" = "conflict: several mas sessions are running ($names): name one in the request's \"session\" field" ] || fail "$output"
+	[ "$(jq -r .error <<<"$output")" = "several mas sessions are running ($names): name one in the request's \"session\" field" ] || fail "$output"
 	# Busy now: serve names the variable that moves it.
 	MAS_HTTP_PORT="$port" run --separate-stderr mas serve
 	assert_failure 1

@@ -1,8 +1,7 @@
-package app
+package daemon
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"net"
@@ -10,55 +9,21 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
-	"time"
 
+	"mas/internal/app"
 	"mas/tmux"
 )
 
-// syncBuffer is a bytes.Buffer that a server goroutine writes while the
-// test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// waitFor waits until the buffer holds want, for a minute at the most:
-// what it waits for takes milliseconds.
-func waitFor(t *testing.T, b *syncBuffer, want string) {
-	t.Helper()
-	for deadline := time.Now().Add(time.Minute); !strings.Contains(b.String(), want); {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited for %q, have %q", want, b.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 func TestServeByHand(t *testing.T) {
-	a, _, _, _ := testApp(t, nil)
-	var log syncBuffer
-	a.Progress = &log
+	a, _, log := testApp(t, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- a.Serve(ctx, "127.0.0.1:0") }()
-	waitFor(t, &log, "[INFO] MAS API listening on http://127.0.0.1:")
+	go func() { done <- Serve(ctx, a, "127.0.0.1:0") }()
+	waitFor(t, log, "[INFO] MAS API listening on http://127.0.0.1:")
 	// Run by hand, serve holds no pid file: stop never stops it.
-	if h := a.HTTPServer(a.Root()); h.Running {
+	if h := a.Daemon.Status(a.Root()); h.Running {
 		t.Errorf("a serve run by hand is taken for the root's server: %+v", h)
 	}
 	cancel()
@@ -69,8 +34,8 @@ func TestServeByHand(t *testing.T) {
 		t.Errorf("log %q", log.String())
 	}
 
-	var usage *UsageError
-	if err := a.Serve(context.Background(), "0.0.0.0:0"); !errors.As(err, &usage) ||
+	var usage *app.UsageError
+	if err := Serve(context.Background(), a, "0.0.0.0:0"); !errors.As(err, &usage) ||
 		!strings.HasPrefix(err.Error(), "serve: refusing to listen on 0.0.0.0:0 without MAS_API_TOKEN") {
 		t.Errorf("non-loopback without a token: %v, want a usage error", err)
 	}
@@ -92,22 +57,20 @@ func TestServeInherited(t *testing.T) {
 	// duplicates, never descriptors an *os.File of this test still holds.
 	listenFD, readyFD := dup(t, lf), dup(t, readyW)
 	vars := map[string]string{
-		listenFDEnv:       strconv.Itoa(listenFD),
-		readyFDEnv:        strconv.Itoa(readyFD),
+		app.ListenFDVar:   strconv.Itoa(listenFD),
+		app.ReadyFDVar:    strconv.Itoa(readyFD),
 		"MAS_TMUX_SOCKET": "private",
 		"TMUX_TMPDIR":     "/tmpdir",
 	}
-	a, _, _, _ := testApp(t, vars)
-	var log syncBuffer
-	a.Progress = &log
+	a, _, _ := testApp(t, vars)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- a.Serve(ctx, "") }()
+	go func() { done <- Serve(ctx, a, "") }()
 	line, err := bufio.NewReader(readyR).ReadString('\n')
 	if err != nil || line != strconv.Itoa(os.Getpid())+"\n" {
 		t.Fatalf("ready pipe: %q, %v", line, err)
 	}
-	if h := a.HTTPServer(a.Root()); !h.Running || h.PID != os.Getpid() {
+	if h := a.Daemon.Status(a.Root()); !h.Running || h.PID != os.Getpid() {
 		t.Errorf("the serve holding the pid file: %+v", h)
 	}
 	socket, _ := os.ReadFile(socketFile(a.Root()))
@@ -118,7 +81,7 @@ func TestServeInherited(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	a.held.file.Close()
+	a.Daemon.(*Server).held.file.Close()
 }
 
 func TestTakeInheritedRefusesWrongDescriptors(t *testing.T) {
@@ -136,7 +99,7 @@ func TestTakeInheritedRefusesWrongDescriptors(t *testing.T) {
 		{"1000", fd, "MAS_HTTP_READY_FD=" + fd + " is not a pipe"},
 	}
 	for _, tt := range tests {
-		vars := map[string]string{listenFDEnv: tt.listen, readyFDEnv: tt.ready}
+		vars := map[string]string{app.ListenFDVar: tt.listen, app.ReadyFDVar: tt.ready}
 		in, err := takeInherited(func(k string) string { return vars[k] })
 		switch {
 		case tt.err == "" && (in != nil || err != nil):
@@ -147,7 +110,7 @@ func TestTakeInheritedRefusesWrongDescriptors(t *testing.T) {
 	}
 }
 
-// TestStopHTTPIfIdle: the root's server (another process holding the pid
+// TestStopHTTPIfIdle (StopIfIdle): the root's server (another process holding the pid
 // file's lock) is stopped only once no session of the root runs on any
 // tmux server of the user (bug #17), asked through each socket with -S.
 func TestStopHTTPIfIdle(t *testing.T) {
@@ -160,9 +123,8 @@ func TestStopHTTPIfIdle(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	a, _, _, _ := testApp(t, map[string]string{"TMUX_TMPDIR": dir})
-	var progress syncBuffer
-	a.Progress = &progress
+	a, _, progress := testApp(t, map[string]string{"TMUX_TMPDIR": dir})
+	s := New(a)
 	os.WriteFile(filepath.Join(a.Root(), ".mas_session"), []byte("SESSION_NAME=mas-demo\n"), 0o644)
 	live := "mas-demo\n"
 	var asked [][]string
@@ -174,15 +136,15 @@ func TestStopHTTPIfIdle(t *testing.T) {
 
 	helper := holdPidFileElsewhere(t, pidFile(a.Root()))
 	ctx := context.Background()
-	a.StopHTTPIfIdle(ctx, a.Root())
+	s.StopIfIdle(ctx, a.Root())
 	if len(asked) != 1 || strings.Join(asked[0], " ") != "-S "+sock+" list-sessions -F #{session_name}" {
 		t.Fatalf("asked %q", asked)
 	}
-	if h := a.HTTPServer(a.Root()); !h.Running {
+	if h := s.Status(a.Root()); !h.Running {
 		t.Fatal("the server was stopped while the root's session runs")
 	}
 	live = "other\n"
-	a.StopHTTPIfIdle(ctx, a.Root())
+	s.StopIfIdle(ctx, a.Root())
 	if !strings.Contains(progress.String(), "[INFO] HTTP server stopped (PID "+strconv.Itoa(helper.Process.Pid)+")") {
 		t.Errorf("progress %q", progress.String())
 	}
@@ -192,13 +154,13 @@ func TestStopHTTPIfIdle(t *testing.T) {
 }
 
 func TestStartHTTPOffOrAlreadyRunning(t *testing.T) {
-	a, _, _, progress := testApp(t, nil) // MAS_HTTP=off
-	a.StartHTTP(a.Root())
-	if progress.Len() != 0 {
+	a, _, progress := testApp(t, nil) // MAS_HTTP=off
+	New(a).Start(a.Root())
+	if progress.String() != "" {
 		t.Errorf("MAS_HTTP=off: %q", progress)
 	}
-	a, _, _, progress = testApp(t, map[string]string{"MAS_HTTP": "on", "MAS_HTTP_HOST": "0.0.0.0"})
-	a.StartHTTP(a.Root())
+	a, _, progress = testApp(t, map[string]string{"MAS_HTTP": "on", "MAS_HTTP_HOST": "0.0.0.0"})
+	New(a).Start(a.Root())
 	if !strings.HasPrefix(progress.String(), "mas: warning: HTTP server not started: refusing to listen on 0.0.0.0:8765") {
 		t.Errorf("non-loopback: %q", progress)
 	}
@@ -213,4 +175,41 @@ func dup(t *testing.T, f *os.File) int {
 		t.Fatal(err)
 	}
 	return fd
+}
+
+func TestBusyPortNamesMASHTTPPort(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	_, port, _ := net.SplitHostPort(busy.Addr().String())
+	addr := "127.0.0.1:" + port
+
+	a, _, progress := testApp(t, map[string]string{"MAS_HTTP": "on", "MAS_HTTP_PORT": port})
+	New(a).Start(a.Root())
+	if want := "mas: warning: HTTP server not started: " + addr + " is in use (MAS_HTTP_PORT chooses another port, MAS_HTTP=off none)\n"; progress.String() != want {
+		t.Errorf("start:\n got %q\nwant %q", progress, want)
+	}
+
+	err = Serve(context.Background(), a, "")
+	if want := "serve: " + addr + " is in use: choose another port with --addr or MAS_HTTP_PORT: listen tcp " + addr + ": bind: address already in use"; err == nil || err.Error() != want {
+		t.Errorf("serve:\n got %v\nwant %s", err, want)
+	}
+}
+
+func TestHTTPAddr(t *testing.T) {
+	tests := []struct {
+		flag, host, port, want string
+	}{
+		{"", "", "", "127.0.0.1:8765"},
+		{"", "::1", "9000", "[::1]:9000"},
+		{"0.0.0.0:1", "x", "2", "0.0.0.0:1"},
+	}
+	for _, tt := range tests {
+		vars := map[string]string{"MAS_HTTP_HOST": tt.host, "MAS_HTTP_PORT": tt.port}
+		if got := Addr(func(k string) string { return vars[k] }, tt.flag); got != tt.want {
+			t.Errorf("Addr(%q) with %v = %q, want %q", tt.flag, vars, got, tt.want)
+		}
+	}
 }

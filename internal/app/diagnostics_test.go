@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"errors"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -88,12 +87,12 @@ func TestSeveralSessionsOverHTTPNameTheSessionField(t *testing.T) {
 	f.Add("mas-a", "mas-b")
 	b := NewBackend(a)
 	_, err := b.Message(context.Background(), api.MessageRequest{Target: "00", Message: "hi"})
-	want := `conflict: several mas sessions are running (mas-a, mas-b): name one in the request's "session" field`
+	want := `several mas sessions are running (mas-a, mas-b): name one in the request's "session" field`
 	if err == nil || err.Error() != want || !errors.Is(err, api.ErrConflict) {
 		t.Errorf("POST /message:\n got %v\nwant %s", err, want)
 	}
 	_, err = b.Status(context.Background(), "")
-	want = `conflict: several mas sessions are running (mas-a, mas-b): name one in the "session" query parameter`
+	want = `several mas sessions are running (mas-a, mas-b): name one in the "session" query parameter`
 	if err == nil || err.Error() != want {
 		t.Errorf("GET /status:\n got %v\nwant %s", err, want)
 	}
@@ -101,27 +100,6 @@ func TestSeveralSessionsOverHTTPNameTheSessionField(t *testing.T) {
 	_, err = a.Select(context.Background(), "")
 	if want := "several mas sessions are running (mas-a, mas-b): choose one with MAS_SESSION_NAME=<name> or MAS_SESSION_ID=<id>"; err == nil || err.Error() != want {
 		t.Errorf("Select: %v", err)
-	}
-}
-
-func TestBusyPortNamesMASHTTPPort(t *testing.T) {
-	busy, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer busy.Close()
-	_, port, _ := net.SplitHostPort(busy.Addr().String())
-	addr := "127.0.0.1:" + port
-
-	a, _, _, progress := testApp(t, map[string]string{"MAS_HTTP": "on", "MAS_HTTP_PORT": port})
-	a.StartHTTP(a.Root())
-	if want := "mas: warning: HTTP server not started: " + addr + " is in use (MAS_HTTP_PORT chooses another port, MAS_HTTP=off none)\n"; progress.String() != want {
-		t.Errorf("start:\n got %q\nwant %q", progress, want)
-	}
-
-	err = a.Serve(context.Background(), "")
-	if want := "serve: " + addr + " is in use: choose another port with --addr or MAS_HTTP_PORT: listen tcp " + addr + ": bind: address already in use"; err == nil || err.Error() != want {
-		t.Errorf("serve:\n got %v\nwant %s", err, want)
 	}
 }
 

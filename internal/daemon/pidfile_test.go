@@ -1,4 +1,4 @@
-package app
+package daemon
 
 import (
 	"bufio"
@@ -8,13 +8,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"mas/internal/app"
 	"mas/internal/safefile"
-	"mas/tmux"
 )
 
 // TestHoldPidFileHelper is not a test: run by TestServerIdentityIsTheLock
@@ -40,13 +39,13 @@ func TestServerIdentityIsTheLock(t *testing.T) {
 	// bug: a pid file naming a live process that is not the server (this
 	// test, whose command line could say anything) was trusted.
 	os.WriteFile(path, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644)
-	if h := (&App{}).HTTPServer(root); h.Running {
+	if h := (&Server{}).Status(root); h.Running {
 		t.Fatalf("unlocked pid file naming a live process: %+v, want not running", h)
 	}
 
 	helper := holdPidFileElsewhere(t, path)
 	// The file still names this test's pid; the kernel names the holder.
-	if h := (&App{}).HTTPServer(root); !h.Running || h.PID != helper.Process.Pid {
+	if h := (&Server{}).Status(root); !h.Running || h.PID != helper.Process.Pid {
 		t.Fatalf("locked by pid %d: %+v", helper.Process.Pid, h)
 	}
 	removeStalePidFile(root)
@@ -54,13 +53,13 @@ func TestServerIdentityIsTheLock(t *testing.T) {
 		t.Fatalf("a held pid file was removed: %v", err)
 	}
 	// Asking twice (open, query, close) does not disturb the holder.
-	if h := (&App{}).HTTPServer(root); h.PID != helper.Process.Pid {
+	if h := (&Server{}).Status(root); h.PID != helper.Process.Pid {
 		t.Fatalf("second probe: %+v", h)
 	}
 
 	helper.Process.Kill()
 	helper.Wait()
-	if h := (&App{}).HTTPServer(root); h.Running {
+	if h := (&Server{}).Status(root); h.Running {
 		t.Fatalf("holder killed: %+v, want not running", h)
 	}
 	removeStalePidFile(root)
@@ -77,9 +76,9 @@ func TestOwnPidFileIsNeverReopened(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &App{held: &heldPidFile{file: f}}
+	s := &Server{held: &heldPidFile{file: f}}
 	t.Cleanup(func() { f.Close() })
-	if h := a.HTTPServer(root); !h.Running || h.PID != os.Getpid() {
+	if h := s.Status(root); !h.Running || h.PID != os.Getpid() {
 		t.Fatalf("own server: %+v", h)
 	}
 	// Another process still sees the lock after the probe.
@@ -91,14 +90,14 @@ func TestOwnPidFileIsNeverReopened(t *testing.T) {
 	}
 }
 
-// TestProbeHelper is not a test: it prints the pid HTTPServer sees for
+// TestProbeHelper is not a test: it prints the pid Status sees for
 // $MAS_TEST_ROOT.
 func TestProbeHelper(t *testing.T) {
 	root := os.Getenv("MAS_TEST_ROOT")
 	if root == "" {
 		t.Skip("helper process only")
 	}
-	os.Stdout.WriteString(strconv.Itoa((&App{}).HTTPServer(root).PID) + "\n")
+	os.Stdout.WriteString(strconv.Itoa((&Server{}).Status(root).PID) + "\n")
 }
 
 // holdPidFileElsewhere starts TestHoldPidFileHelper as another process
@@ -135,33 +134,12 @@ func TestPidFileWithAnotherNameIsNeverWritten(t *testing.T) {
 		t.Fatalf("lockPidFile: %v, want ErrHardLink", err)
 	}
 	var progress bytes.Buffer
-	a := &App{Env: Env{Getenv: func(string) string { return "" }, Environ: os.Environ, Exe: "/bin/false"}, Progress: &progress}
-	a.StartHTTP(root)
+	a := &app.App{Env: app.Env{Getenv: func(string) string { return "" }, Environ: os.Environ, Exe: "/bin/false"}, Progress: &progress}
+	New(a).Start(root)
 	if want := "mas: warning: HTTP server not started: pid file: " + pidFile(root) + ": has more than one hard link (2 names)\n"; progress.String() != want {
-		t.Errorf("StartHTTP said %q, want %q", progress.String(), want)
+		t.Errorf("Start said %q, want %q", progress.String(), want)
 	}
 	if data, _ := os.ReadFile(outside); string(data) != "keep\n" {
 		t.Fatalf("the file outside was written: %q", data)
-	}
-}
-
-// TestTmuxGetsNoSecret: tmux passes its environment to the server it
-// starts and to new sessions, so to every agent (issue 24); the notify
-// command may hold a webhook's secret URL (issue 25).
-func TestTmuxGetsNoSecret(t *testing.T) {
-	environ := func() []string {
-		return []string{"HOME=/h", "MAS_API_TOKEN=s3cret", "TMUX_TMPDIR=/t", listenFDEnv + "=3", readyFDEnv + "=4", "MAS_API_TOKENX=kept", "PATH=/bin",
-			NotifyVar + "=curl -d @- https://hooks.example/s3cret"}
-	}
-	a := New(Env{Getenv: func(string) string { return "" }, Environ: environ}, io.Discard)
-	want := []string{"HOME=/h", "TMUX_TMPDIR=/t", "MAS_API_TOKENX=kept", "PATH=/bin"}
-	for name, c := range map[string]tmux.Client{"Tmux": a.Tmux, "AnyServer": a.AnyServer} {
-		if got := c.(*tmux.Runner).Env; !slices.Equal(got, want) {
-			t.Errorf("%s runs tmux with %q, want %q", name, got, want)
-		}
-	}
-	// Unknown, it is inherited, as before.
-	if got := New(Env{Getenv: func(string) string { return "" }}, io.Discard).Tmux.(*tmux.Runner).Env; got != nil {
-		t.Errorf("without Environ: %q, want nil", got)
 	}
 }
