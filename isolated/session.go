@@ -190,22 +190,22 @@ func (s *Session) vars() []envfile.Var {
 
 // Metadata is metadata.json.
 type Metadata struct {
-	SessionID    string `json:"sessionId"`
-	SessionName  string `json:"sessionName"`
-	WorkingDir   string `json:"workingDir"`
-	StartedAt    string `json:"startedAt"`
-	Status       string `json:"status"` // a Status
-	Mode         string `json:"mode"`
-	UnitDir      string `json:"unitDir"`
-	WorkflowsDir string `json:"workflowsDir"`
-	LastActivity string `json:"lastActivity,omitempty"` // Session.LastActivity
+	SessionID    string      `json:"sessionId"`
+	SessionName  string      `json:"sessionName"`
+	WorkingDir   string      `json:"workingDir"`
+	StartedAt    string      `json:"startedAt"`
+	Status       Status      `json:"status"`
+	Mode         layout.Mode `json:"mode"`
+	UnitDir      string      `json:"unitDir"`
+	WorkflowsDir string      `json:"workflowsDir"`
+	LastActivity string      `json:"lastActivity,omitempty"` // Session.LastActivity
 }
 
 // Metadata returns what metadata.json holds for s.
 func (s *Session) Metadata() Metadata {
 	return Metadata{
 		SessionID: s.ID, SessionName: s.TmuxName, WorkingDir: s.Dir, StartedAt: s.CreatedAt,
-		Status: string(s.Status), Mode: string(s.Mode), UnitDir: s.UnitDir, WorkflowsDir: s.WorkflowsDir,
+		Status: s.Status, Mode: s.Mode, UnitDir: s.UnitDir, WorkflowsDir: s.WorkflowsDir,
 		LastActivity: s.LastActivity(),
 	}
 }

@@ -359,8 +359,8 @@ func withOriginalFields(j api.Session, running int) api.Session {
 // apiSession is a session as the API shows it: the command line's view,
 // without the original API's fields or the agents.
 func apiSession(j Session) api.Session {
-	return api.Session{SessionID: j.SessionID, TmuxSession: j.TmuxSession, Status: j.Status, Error: j.Error,
-		CreatedAt: j.CreatedAt, WorkingDir: j.WorkingDir, Mode: j.Mode,
+	return api.Session{SessionID: j.SessionID, TmuxSession: j.TmuxSession, Status: string(j.Status), Error: j.Error,
+		CreatedAt: j.CreatedAt, WorkingDir: j.WorkingDir, Mode: string(j.Mode),
 		NeedsYou: j.NeedsYou, Asking: j.Asking, LastActivity: j.LastActivity,
 		UnitDir: j.UnitDir, WorkflowsDir: j.WorkflowsDir, Config: j.Config, Logs: j.Logs, Units: j.Units, Metadata: j.Metadata}
 }

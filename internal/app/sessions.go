@@ -77,13 +77,13 @@ func (a *App) Removals() ([]isolated.Removal, error) { return isolated.Removals(
 
 // Session is a session as session list and session show show it.
 type Session struct {
-	SessionID   string `json:"sessionId"`
-	TmuxSession string `json:"tmuxSession"`
-	Status      string `json:"status"`
-	Error       string `json:"error,omitempty"`
-	CreatedAt   string `json:"createdAt"`
-	WorkingDir  string `json:"workingDir"`
-	Mode        string `json:"mode"`
+	SessionID   string          `json:"sessionId"`
+	TmuxSession string          `json:"tmuxSession"`
+	Status      isolated.Status `json:"status"`
+	Error       string          `json:"error,omitempty"`
+	CreatedAt   string          `json:"createdAt"`
+	WorkingDir  string          `json:"workingDir"`
+	Mode        layout.Mode     `json:"mode"`
 	// NeedsYou is how many agents of a running session wait for a person
 	// (their turn ended, or they ask), Asking how many of those ask;
 	// absent when the session does not run or its agents report no
@@ -107,8 +107,8 @@ type Session struct {
 // their events alone, no tmux call); detail adds paths, units, config,
 // logs and metadata.
 func SessionView(l isolated.Listed, detail bool) Session {
-	j := Session{SessionID: l.ID, TmuxSession: l.TmuxName, Status: string(l.Status), Error: l.Error,
-		CreatedAt: l.CreatedAt, WorkingDir: l.Dir, Mode: string(l.Mode)}
+	j := Session{SessionID: l.ID, TmuxSession: l.TmuxName, Status: l.Status, Error: l.Error,
+		CreatedAt: l.CreatedAt, WorkingDir: l.Dir, Mode: l.Mode}
 	if l.Error == "" && l.Dir != "" { // not an orphan, which has no directory
 		sum := activity.Summarize(l.ActivityDir())
 		if !sum.Last.IsZero() {

@@ -64,7 +64,7 @@ func (a *App) sessionList(ctx context.Context, cc *ucli.Context) error {
 	fmt.Fprintln(tw, "SESSION ID\tTMUX\tSTATUS\tCREATED\tWORKSPACE\tNEEDS YOU")
 	for _, l := range sessions {
 		j := app.SessionView(l, false)
-		status := j.Status
+		status := string(j.Status)
 		if j.Error != "" {
 			status += " (" + j.Error + ")"
 		}
@@ -110,11 +110,11 @@ func (a *App) sessionShow(ctx context.Context, cc *ucli.Context) error {
 	row := func(k, v string) { fmt.Fprintf(tw, "%s:\t%s\n", k, v) }
 	row("Session", j.SessionID)
 	row("tmux", j.TmuxSession)
-	row("Status", j.Status)
+	row("Status", string(j.Status))
 	if j.Error != "" {
 		row("Error", j.Error)
 	}
-	row("Mode", j.Mode)
+	row("Mode", string(j.Mode))
 	row("Created", j.CreatedAt)
 	row("Workspace", j.WorkingDir)
 	row("Units", j.UnitDir)
