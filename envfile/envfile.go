@@ -139,18 +139,7 @@ func Write(path string, vars []Var, allowed []string) error {
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	return WriteAtomic(path, data, 0o600)
-}
-
-// WriteAtomic writes data to path through a temporary file and a rename,
-// with the given mode, refusing a link or special file at path. The rename
-// makes it safe against a process killed at any point; it does not fsync:
-// the files it writes describe tmux sessions, which do not outlive the
-// machine, and a registry torn by a power cut is rebuilt from the session
-// directories. An fsync costs milliseconds on a real disk, several of them
-// per start.
-func WriteAtomic(path string, data []byte, mode os.FileMode) error {
-	return safefile.WriteAtomic(path, data, mode)
+	return safefile.WriteAtomic(path, data, 0o600)
 }
 
 // Read reads the file at path with Parse. It never blocks and never

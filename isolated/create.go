@@ -18,6 +18,7 @@ import (
 	"mas/internal/layout"
 	"mas/internal/roster"
 	"mas/internal/safefile"
+	"mas/internal/undo"
 	"mas/templates"
 	"mas/tmux"
 )
@@ -45,7 +46,8 @@ type CreateOptions struct {
 }
 
 // StepError names the step of Create that failed; everything done before
-// it has been undone.
+// it has been undone, or it comes in an *undo.Error that says what was
+// not.
 type StepError struct {
 	Step string
 	Err  error
@@ -103,50 +105,35 @@ func create(ctx context.Context, o CreateOptions, id string) (*Session, error) {
 		return nil, err
 	}
 	defer marker.Close()
-	var undo undoList
-	undo.add(func(context.Context) { os.RemoveAll(s.Dir) })
+	var u undo.List
+	u.Add("remove session directory", func(context.Context) error { return os.RemoveAll(s.Dir) })
 	entry := s.entry()
-	if step, err := writeWorkspace(ctx, o, s, entry, &undo); err != nil {
-		return nil, undo.fail(ctx, step, err)
+	if step, err := writeWorkspace(ctx, o, s, entry, &u); err != nil {
+		return nil, fail(ctx, &u, step, err)
 	}
 	crashPoint("register")
 	// From here on the agents may run, and write: prune must keep the
 	// session, whatever becomes of this process.
 	if err := setMarker(marker, markerAgents); err != nil {
-		return nil, undo.fail(ctx, "mark session as starting", err)
+		return nil, fail(ctx, &u, "mark session as starting", err)
 	}
-	if _, err := startAgents(ctx, o, s); err != nil {
-		// A session of that name that we did not start is left alone.
-		return nil, undo.fail(ctx, "start tmux session", err)
+	if err := startAgents(ctx, o, s, &u); err != nil {
+		return nil, fail(ctx, &u, "start tmux session", err)
 	}
-	undo.add(func(ctx context.Context) { layout.Kill(ctx, o.Tmux, s.TmuxName) })
 	crashPoint("tmux")
 	if step, err := activate(ctx, o, s, entry); err != nil {
-		return nil, undo.fail(ctx, step, err)
+		return nil, fail(ctx, &u, step, err)
 	}
 	// The session is active: the marker has done its work.
 	os.Remove(filepath.Join(s.Dir, markerName))
-	s.logEvent(o.Now(), "active", o.Progress)
+	s.logEvent(o.Now(), string(Active), o.Progress)
 	return s, nil
 }
 
-// undoList is what a create, resume or remove has done so far.
-type undoList []func(context.Context)
-
-func (u *undoList) add(f func(context.Context)) { *u = append(*u, f) }
-
-// run undoes everything, last done first, even when ctx is cancelled.
-func (u undoList) run(ctx context.Context) {
-	ctx = context.WithoutCancel(ctx)
-	for i := len(u) - 1; i >= 0; i-- {
-		u[i](ctx)
-	}
-}
-
-// fail undoes everything and returns the error of the step that failed.
-func (u undoList) fail(ctx context.Context, step string, err error) error {
-	u.run(ctx)
-	return &StepError{step, err}
+// fail undoes what a create, resume or remove has done so far (u) and
+// returns the error of the step that failed, with what was not undone.
+func fail(ctx context.Context, u *undo.List, step string, err error) error {
+	return u.Fail(ctx, &StepError{step, err})
 }
 
 // newSession is the session id of o.Root as create starts it.
@@ -156,24 +143,24 @@ func newSession(o CreateOptions, id string) *Session {
 		home:         dir,
 		ID:           id,
 		TmuxName:     TmuxName(id),
-		Status:       "creating",
+		Status:       Creating,
 		CreatedAt:    timestamp(o.Now()),
 		Dir:          dir,
 		UnitDir:      filepath.Join(dir, "unit"),
 		WorkflowsDir: filepath.Join(dir, "workflows"),
 		Root:         o.Root,
-		Mode:         "isolated",
+		Mode:         layout.Isolated,
 	}
 }
 
 // writeWorkspace copies the templates into the session directory while it
 // writes the session's own files and registers it; it returns the name of
 // the step that failed.
-func writeWorkspace(ctx context.Context, o CreateOptions, s *Session, entry indexEntry, undo *undoList) (string, error) {
+func writeWorkspace(ctx context.Context, o CreateOptions, s *Session, entry indexEntry, u *undo.List) (string, error) {
 	progress(o.Progress, "Creating session workspace: %s", s.Dir)
 	copied := make(chan error, 1)
 	go func() { copied <- templates.Install(o.Root, s.UnitDir, s.WorkflowsDir, roster.IDs()) }()
-	step, err := writeFiles(ctx, o, s, entry, undo)
+	step, err := writeFiles(ctx, o, s, entry, u)
 	if err := <-copied; err != nil {
 		return "copy templates", err
 	}
@@ -183,12 +170,12 @@ func writeWorkspace(ctx context.Context, o CreateOptions, s *Session, entry inde
 
 // writeFiles writes the logs directory, config.json, .session and
 // metadata.json, then the registry entry.
-func writeFiles(ctx context.Context, o CreateOptions, s *Session, entry indexEntry, undo *undoList) (string, error) {
+func writeFiles(ctx context.Context, o CreateOptions, s *Session, entry indexEntry, u *undo.List) (string, error) {
 	if err := os.Mkdir(filepath.Join(s.Dir, "logs"), 0o700); err != nil {
 		return "create logs directory", err
 	}
 	if o.Config != nil {
-		if err := envfile.WriteAtomic(filepath.Join(s.Dir, "config.json"), o.Config, 0o600); err != nil {
+		if err := safefile.WriteAtomic(filepath.Join(s.Dir, "config.json"), o.Config, 0o600); err != nil {
 			return "write config.json", err
 		}
 	}
@@ -197,16 +184,17 @@ func writeFiles(ctx context.Context, o CreateOptions, s *Session, entry indexEnt
 	}
 	crashPoint("files")
 	// A registration that fails half-way is undone as well.
-	undo.add(func(ctx context.Context) {
-		record(ctx, o.Root, indexEntry{SessionID: s.ID}, o.Now(), o.Progress)
+	u.Add("unregister session", func(ctx context.Context) error {
+		return record(ctx, o.Root, indexEntry{SessionID: s.ID}, o.Now(), o.Progress)
 	})
 	return "register session", record(ctx, o.Root, entry, o.Now(), o.Progress)
 }
 
-// startAgents creates the session's tmux session with the thirteen agents;
-// what it wrote in their activity directory is undone by the Launch's
-// Abort.
-func startAgents(ctx context.Context, o CreateOptions, s *Session) (*activity.Launch, error) {
+// startAgents creates the session's tmux session with the thirteen agents,
+// adding to u how to undo it: what it wrote in their activity directory,
+// and the tmux session once it is made (one of that name that it did not
+// make is left alone).
+func startAgents(ctx context.Context, o CreateOptions, s *Session, u *undo.List) error {
 	progress(o.Progress, "Starting 13 agents in tmux session %s", s.TmuxName)
 	logDir := ""
 	if o.PaneLogs {
@@ -218,13 +206,14 @@ func startAgents(ctx context.Context, o CreateOptions, s *Session) (*activity.La
 		// are the session's own.
 		bin = s.BinDir()
 		if _, err := binlink.Install(bin, o.Mas); err != nil {
-			return nil, fmt.Errorf("links to mas: %w", err)
+			return fmt.Errorf("links to mas: %w", err)
 		}
 	}
 	launch, err := o.Wiring.Start(s.ActivityDir(), o.Now())
 	if err != nil {
-		return nil, err
+		return err
 	}
+	u.Add("restore activity directory", func(context.Context) error { return launch.Abort() })
 	err = layout.Create(ctx, o.Tmux, layout.Spec{
 		Name:       s.TmuxName,
 		Dir:        s.Dir,
@@ -241,24 +230,19 @@ func startAgents(ctx context.Context, o CreateOptions, s *Session) (*activity.La
 		Path:       o.Path,
 	})
 	if err != nil {
-		launch.Abort()
-		return nil, err
+		return err
 	}
-	if err := launch.Started(); err != nil {
-		layout.Kill(context.WithoutCancel(ctx), o.Tmux, s.TmuxName)
-		launch.Abort()
-		return nil, err
-	}
-	return launch, nil
+	u.Add("kill tmux session", func(ctx context.Context) error { return layout.Kill(ctx, o.Tmux, s.TmuxName) })
+	return launch.Started()
 }
 
 // activate marks the session active in its files and in the registry,
 // which are separate files, written at the same time.
 func activate(ctx context.Context, o CreateOptions, s *Session, entry indexEntry) (string, error) {
-	s.Status = "active"
+	s.Status = Active
 	saved := make(chan error, 1)
 	go func() { saved <- s.save() }()
-	entry.Status = "active"
+	entry.Status = Active
 	err := record(ctx, o.Root, entry, o.Now(), o.Progress)
 	if serr := <-saved; serr != nil {
 		return "write session files", serr
@@ -306,8 +290,7 @@ func claim(ctx context.Context, root, id string) (*os.File, error) {
 		crashPoint("mkdir")
 		f, err := holdMarker(dir, markerWorkspace)
 		if err != nil {
-			os.Remove(dir)
-			return &StepError{"create session directory", err}
+			return &StepError{"create session directory", undo.With(err, os.Remove(dir))}
 		}
 		marker = f
 		return nil

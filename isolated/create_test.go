@@ -2,13 +2,16 @@ package isolated
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"mas/internal/faketmux"
 	"mas/internal/layout"
+	"mas/internal/undo"
 	"mas/tmux"
 )
 
@@ -82,5 +85,37 @@ func TestCreateRollsBackWhenTmuxFails(t *testing.T) {
 	last := rec.Calls()[len(rec.Calls())-1]
 	if last[0] != "kill-session" {
 		t.Errorf("last tmux call %q, want kill-session", last)
+	}
+}
+
+// TestCreateReportsWhatItCouldNotUndo: a rollback that fails is said with
+// the failure it undoes after, and what it could undo is undone.
+func TestCreateReportsWhatItCouldNotUndo(t *testing.T) {
+	root := t.TempDir()
+	_, rec := faketmux.New()
+	inner := rec.Respond
+	journal := filepath.Join(root, "sessions", journalName)
+	rec.Respond = func(args []string) ([]byte, error) {
+		if args[0] == "new-session" {
+			// The registry is refused from now on: the undo cannot
+			// unregister the session.
+			os.Remove(journal)
+			os.Symlink(filepath.Join(t.TempDir(), "elsewhere"), journal)
+			return nil, &tmux.Error{ExitCode: 1, Stderr: "permission denied"}
+		}
+		return inner(args)
+	}
+	_, err := Create(context.Background(), CreateOptions{Root: root, Command: "clauded", Tmux: rec})
+	var step *StepError
+	var undone *undo.Error
+	if !errors.As(err, &step) || step.Step != "start tmux session" || !errors.As(err, &undone) {
+		t.Fatalf("err = %v; want the step that failed, and what was not undone", err)
+	}
+	if want := "start tmux session: tmux: permission denied; undoing it failed: unregister session: "; !strings.HasPrefix(err.Error(), want) ||
+		!strings.Contains(err.Error(), "is a symbolic link") {
+		t.Errorf("err = %q, want it to begin %q and say why", err, want)
+	}
+	if ids, _ := IDs(root); len(ids) != 0 {
+		t.Errorf("the session directory was left: %v", ids)
 	}
 }

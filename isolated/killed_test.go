@@ -115,9 +115,9 @@ func listedStatus(t *testing.T, r *tmux.Runner, root, id string) string {
 	for _, l := range list {
 		if l.ID == id {
 			if l.Error != "" {
-				return l.Status + " (" + l.Error + ")"
+				return string(l.Status) + " (" + l.Error + ")"
 			}
-			return l.Status
+			return string(l.Status)
 		}
 	}
 	return "not listed"

@@ -62,8 +62,8 @@ func ListAmong(ctx context.Context, c tmux.Client, root string, running []layout
 // is what session stop takes for it, with status "orphan" and no
 // workspace.
 func (o Orphan) listed(root string) Listed {
-	return Listed{Session: Session{ID: o.Name, TmuxName: o.Name, Status: "orphan", CreatedAt: timestamp(o.Created),
-		Root: root, Mode: "isolated"}}
+	return Listed{Session: Session{ID: o.Name, TmuxName: o.Name, Status: Orphaned, CreatedAt: timestamp(o.Created),
+		Root: root, Mode: layout.Isolated}}
 }
 
 // Describe is List for one session, with one tmux call.
@@ -95,11 +95,11 @@ func describe(root, id string, running []layout.Ref, known bool) Listed {
 	ref, named := tmuxNamed(running, TmuxName(id))
 	s, err := Load(root, id)
 	if err != nil {
-		l := Listed{Session: Session{ID: id, TmuxName: TmuxName(id), Status: "error", Dir: dir,
-			UnitDir: filepath.Join(dir, "unit"), WorkflowsDir: filepath.Join(dir, "workflows"), Root: root, Mode: "isolated"}}
+		l := Listed{Session: Session{ID: id, TmuxName: TmuxName(id), Status: Error, Dir: dir,
+			UnitDir: filepath.Join(dir, "unit"), WorkflowsDir: filepath.Join(dir, "workflows"), Root: root, Mode: layout.Isolated}}
 		switch {
 		case creator == creatorLive:
-			l.Status = "creating"
+			l.Status = Creating
 		case creator == creatorGone && markerSays(dir) != markerResume || leftAtMkdir(dir):
 			l.Error = "creation interrupted"
 		default:
@@ -113,13 +113,13 @@ func describe(root, id string, running []layout.Ref, known bool) Listed {
 	}
 	l := Listed{Session: *s}
 	switch {
-	case s.Status == "creating" && creator == creatorLive:
+	case s.Status == Creating && creator == creatorLive:
 	case known && named && s.Runs(ref.Owner):
-		l.Status = "active"
-	case s.Status == "creating":
-		l.Status, l.Error = "error", "creation interrupted"
-	case known && s.Status == "active":
-		l.Status, l.Lost = "stopped", true
+		l.Status = Active
+	case s.Status == Creating:
+		l.Status, l.Error = Error, "creation interrupted"
+	case known && s.Status == Active:
+		l.Status, l.Lost = Stopped, true
 	}
 	return l
 }
@@ -142,12 +142,12 @@ func (s *Session) Runs(owner layout.Owner) bool {
 	if owner.Marked() {
 		return marksSession(owner, s.Root, s.ID)
 	}
-	return s.Status != "stopped"
+	return s.Status != Stopped
 }
 
 // marksSession tells whether owner names the isolated session id of root.
 func marksSession(owner layout.Owner, root, id string) bool {
-	return owner.Mode == "isolated" && owner.ID == id && layout.SamePath(owner.Root, root)
+	return owner.Mode == layout.Isolated && owner.ID == id && layout.SamePath(owner.Root, root)
 }
 
 // tmuxNamed finds the tmux session called name among the running ones.

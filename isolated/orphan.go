@@ -60,7 +60,7 @@ func Orphans(ctx context.Context, c tmux.Client, root string, sessions []layout.
 	var orphans []Orphan
 	for _, s := range candidates {
 		o, ok := owners[s.ID]
-		if !ok || o.Mode != "isolated" || !isCanonical(o.ID) || TmuxName(o.ID) != s.Name || !layout.SamePath(o.Root, root) {
+		if !ok || o.Mode != layout.Isolated || !isCanonical(o.ID) || TmuxName(o.ID) != s.Name || !layout.SamePath(o.Root, root) {
 			continue
 		}
 		orphans = append(orphans, Orphan{Ref: s, SessionID: o.ID})

@@ -81,7 +81,7 @@ func TestOrphans(t *testing.T) {
 	for _, h := range hand {
 		f.AddEnv(h.name, h.env...)
 		if h.marks != nil {
-			f.SetOptions(h.name, layout.Owner{Root: h.marks[0], Mode: h.marks[1], ID: h.marks[2]}.Options()...)
+			f.SetOptions(h.name, layout.Owner{Root: h.marks[0], Mode: layout.Mode(h.marks[1]), ID: h.marks[2]}.Options()...)
 		}
 		if h.marks == nil && IsTmuxName(h.name) {
 			unmarked++
@@ -274,7 +274,7 @@ func TestStopLeavesOthersTmuxSession(t *testing.T) {
 			f.AddEnv(TmuxName(id), vars...)
 			if tt.opts != nil {
 				o := tt.opts(root)
-				f.SetOptions(TmuxName(id), layout.Owner{Root: o[0], Mode: o[1], ID: o[2]}.Options()...)
+				f.SetOptions(TmuxName(id), layout.Owner{Root: o[0], Mode: layout.Mode(o[1]), ID: o[2]}.Options()...)
 			}
 			s, err := Stop(context.Background(), rec, root, id, testNow, nil)
 			if err != nil || s.Status != "stopped" {

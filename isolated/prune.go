@@ -106,7 +106,7 @@ func pruneReason(root, id string, names map[string]bool, j *journal) (why string
 	_, serr := os.Lstat(filepath.Join(dir, ".session"))
 	unwritten := errors.Is(serr, fs.ErrNotExist)
 	switch {
-	case loadErr == nil && s.Status != "creating":
+	case loadErr == nil && s.Status != Creating:
 		return "", nil
 	case loadErr != nil && (creator != creatorGone || says == markerResume || !unwritten):
 		return "", loadErr
@@ -201,7 +201,7 @@ func repairIndex(root string, removed []string, now time.Time, warn io.Writer) e
 	}
 	ix.Sessions = kept
 	for _, id := range removed {
-		if err := appendJournal(root, id, "error", now); err != nil {
+		if err := appendJournal(root, id, Error, now); err != nil {
 			return err
 		}
 	}

@@ -37,6 +37,10 @@ const (
 	maxHolder = 256
 )
 
+// removed is the journal's word for a session removed with its
+// directory (session rm); no session has that status.
+const removed Status = "removed"
+
 type index struct {
 	Version     string       `json:"version"`
 	Sessions    []indexEntry `json:"sessions"`
@@ -46,7 +50,7 @@ type index struct {
 type indexEntry struct {
 	SessionID   string `json:"sessionId"`
 	TmuxSession string `json:"tmuxSession"`
-	Status      string `json:"status"`
+	Status      Status `json:"status"`
 	CreatedAt   string `json:"createdAt"`
 	WorkingDir  string `json:"workingDir"`
 	// LastActivity is when an agent of the session last reported an
@@ -259,7 +263,7 @@ func writeIndex(root string, ix *index, now time.Time) error {
 	return safefile.WriteAtomic(filepath.Join(sessionsDir(root), indexName), append(data, '\n'), 0o644)
 }
 
-func appendJournal(root, id, status string, now time.Time) error {
+func appendJournal(root, id string, status Status, now time.Time) error {
 	f, err := safefile.OpenInPlace(filepath.Join(sessionsDir(root), journalName), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return fmt.Errorf("open session journal: %w", err)
@@ -276,12 +280,12 @@ func appendJournal(root, id, status string, now time.Time) error {
 // journals the change; status "" removes the entry (and
 // journals "error", the end of a session that never became active).
 func record(ctx context.Context, root string, e indexEntry, now time.Time, warn io.Writer) error {
-	return locked(ctx, root, func() error { return recordLocked(root, e, "error", now, warn) })
+	return locked(ctx, root, func() error { return recordLocked(root, e, Error, now, warn) })
 }
 
 // recordLocked is record for a caller that holds the registry lock; an
 // entry removed (status "") is journaled as gone.
-func recordLocked(root string, e indexEntry, gone string, now time.Time, warn io.Writer) error {
+func recordLocked(root string, e indexEntry, gone Status, now time.Time, warn io.Writer) error {
 	// Both files or neither.
 	if err := checkRegistry(root); err != nil {
 		return err

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"mas/internal/layout"
+	"mas/internal/undo"
 	"mas/tmux"
 )
 
@@ -114,23 +115,23 @@ func moveAside(ctx context.Context, c tmux.Client, root, id string, now time.Tim
 	case running:
 		return "", nil, runningIn(s.TmuxName)
 	}
-	var undo undoList
+	var u undo.List
 	trash, err := os.MkdirTemp(sessionsDir(root), removingPrefix+id[:8]+"-")
 	if err != nil {
 		return "", nil, &StepError{"move session directory aside", err}
 	}
-	undo.add(func(context.Context) { os.Remove(trash) })
+	u.Add("remove removal directory", func(context.Context) error { return os.Remove(trash) })
 	held, err := holdRemoval(trash)
 	if err != nil {
-		return "", nil, undo.fail(ctx, "move session directory aside", err)
+		return "", nil, fail(ctx, &u, "move session directory aside", err)
 	}
-	undo.add(func(context.Context) { held.Close() })
+	u.Add("unlock removal directory", func(context.Context) error { return held.Close() })
 	if err := os.Rename(s.Dir, filepath.Join(trash, id)); err != nil {
-		return "", nil, undo.fail(ctx, "move session directory aside", err)
+		return "", nil, fail(ctx, &u, "move session directory aside", err)
 	}
-	undo.add(func(context.Context) { os.Rename(filepath.Join(trash, id), s.Dir) })
-	if err := recordLocked(root, indexEntry{SessionID: id}, "removed", now, warn); err != nil {
-		return "", nil, undo.fail(ctx, "unregister session", err)
+	u.Add("move session directory back", func(context.Context) error { return os.Rename(filepath.Join(trash, id), s.Dir) })
+	if err := recordLocked(root, indexEntry{SessionID: id}, removed, now, warn); err != nil {
+		return "", nil, fail(ctx, &u, "unregister session", err)
 	}
 	return trash, held, nil
 }
@@ -271,5 +272,5 @@ func unregisterRemoved(root, id string, now time.Time, warn io.Writer) error {
 	if err != nil || !slices.ContainsFunc(ix.Sessions, func(e indexEntry) bool { return e.SessionID == id }) {
 		return nil // a corrupt index is rebuilt by Prune without it
 	}
-	return recordLocked(root, indexEntry{SessionID: id}, "removed", now, warn)
+	return recordLocked(root, indexEntry{SessionID: id}, removed, now, warn)
 }

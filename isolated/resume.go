@@ -10,6 +10,7 @@ import (
 
 	"mas/internal/layout"
 	"mas/internal/roster"
+	"mas/internal/undo"
 	"mas/tmux"
 )
 
@@ -48,35 +49,33 @@ func Resume(ctx context.Context, o CreateOptions) (*Session, error) {
 	// The marker goes whatever happens: a stopped session holds none.
 	defer os.Remove(filepath.Join(s.Dir, markerName))
 	stopped := *s
-	stopped.Status = "stopped"
-	var undo undoList
+	stopped.Status = Stopped
+	var u undo.List
 	if o.PaneLogs {
 		logDir := filepath.Join(s.Dir, "logs")
 		made, err := layout.PrepareLogs(logDir)
 		if err != nil {
 			return nil, &StepError{"check logs directory", err}
 		}
-		undo.add(func(context.Context) { layout.RemoveLogs(logDir, made) })
+		u.Add("remove pane logs", func(context.Context) error { layout.RemoveLogs(logDir, made); return nil })
 	}
-	launch, err := startAgents(ctx, o, s)
-	if err != nil {
+	if err := startAgents(ctx, o, s, &u); err != nil {
 		if errors.Is(err, layout.ErrDuplicate) {
 			// Made since claimStopped looked, and left alone: a refusal.
-			undo.run(ctx)
-			return nil, nameTaken(s.TmuxName)
+			return nil, undo.With(nameTaken(s.TmuxName), u.Run(ctx))
 		}
-		return nil, undo.fail(ctx, "start tmux session", err)
+		return nil, fail(ctx, &u, "start tmux session", err)
 	}
-	undo.add(func(context.Context) { launch.Abort() })
-	undo.add(func(ctx context.Context) { layout.Kill(ctx, o.Tmux, s.TmuxName) })
-	undo.add(func(ctx context.Context) {
-		// The files say stopped again, whichever of them activate wrote.
-		stopped.save()
-		record(ctx, o.Root, stopped.entry(), o.Now(), o.Progress)
+	// The files say stopped again, whichever of them activate wrote:
+	// .session and metadata.json, then the registry (the last added runs
+	// first).
+	u.Add("record session as stopped", func(ctx context.Context) error {
+		return record(ctx, o.Root, stopped.entry(), o.Now(), o.Progress)
 	})
+	u.Add("write session files as stopped", func(context.Context) error { return stopped.save() })
 	crashPoint("resume-tmux")
 	if step, err := activate(ctx, o, s, s.entry()); err != nil {
-		return nil, undo.fail(ctx, step, err)
+		return nil, fail(ctx, &u, step, err)
 	}
 	crashPoint("resume-active")
 	s.logEvent(o.Now(), "resumed", o.Progress)
@@ -129,8 +128,8 @@ func claimLocked(ctx context.Context, c tmux.Client, root, id string) (*Session,
 		return nil, nil, nameTaken(s.TmuxName)
 	}
 	switch s.Status {
-	case "stopped", "active": // active: its tmux session is gone
-	case "creating":
+	case Stopped, Active: // active: its tmux session is gone
+	case Creating:
 		return nil, nil, errors.New("it was never completely created (its creation was interrupted): mas session rm removes it")
 	default:
 		return nil, nil, fmt.Errorf("its status is %q: only a stopped session can be resumed", s.Status)

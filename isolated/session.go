@@ -23,17 +23,31 @@ var sessionKeys = []string{
 	"MAS_SESSION_DIR", "MAS_WORKSPACE_ROOT", "MAS_SESSION_MODE",
 }
 
+// Status is what a session's files say of it (its .session's STATUS,
+// metadata.json's and the registry's status), which List reconciles with
+// tmux.
+type Status string
+
+// The statuses of a session.
+const (
+	Creating Status = "creating" // its creator is at work
+	Active   Status = "active"   // its agents were started (List: they run)
+	Stopped  Status = "stopped"  // stopped on purpose (List: or its agents are gone)
+	Error    Status = "error"    // List: its files cannot be read, or its creation was interrupted; the journal: it ended before it became active
+	Orphaned Status = "orphan"   // List: a tmux session of the root without a directory (an Orphan)
+)
+
 // Session is what a session's .session file says about it.
 type Session struct {
 	ID           string
 	TmuxName     string
-	Status       string // creating, active, stopped or error
+	Status       Status
 	CreatedAt    string
 	Dir          string
 	UnitDir      string
 	WorkflowsDir string
-	Root         string // MAS_WORKSPACE_ROOT
-	Mode         string // MAS_SESSION_MODE
+	Root         string      // MAS_WORKSPACE_ROOT
+	Mode         layout.Mode // MAS_SESSION_MODE
 
 	home string // the directory it was loaded from or created in
 }
@@ -71,13 +85,13 @@ func Load(root, id string) (*Session, error) {
 		home:         dir,
 		ID:           id,
 		TmuxName:     TmuxName(id),
-		Status:       m["STATUS"],
+		Status:       Status(m["STATUS"]),
 		CreatedAt:    m["CREATED_AT"],
 		Dir:          dir,
 		UnitDir:      filepath.Join(dir, "unit"),
 		WorkflowsDir: filepath.Join(dir, "workflows"),
 		Root:         root,
-		Mode:         "isolated",
+		Mode:         layout.Isolated,
 	}
 	derived := []struct {
 		key, want string
@@ -91,7 +105,7 @@ func Load(root, id string) (*Session, error) {
 		{"UNIT_DIR", s.UnitDir, true, false},
 		{"WORKFLOWS_DIR", s.WorkflowsDir, true, false},
 		{"MAS_WORKSPACE_ROOT", s.Root, true, true},
-		{"MAS_SESSION_MODE", s.Mode, false, true},
+		{"MAS_SESSION_MODE", string(s.Mode), false, true},
 	}
 	for _, d := range derived {
 		got, ok := m[d.key]
@@ -138,7 +152,7 @@ func (s *Session) Environment() []envfile.Var {
 		{Key: "SESSION_NAME", Value: s.TmuxName},
 		{Key: "UNIT_DIR", Value: s.UnitDir},
 		{Key: "WORKFLOWS_DIR", Value: s.WorkflowsDir},
-		{Key: "MAS_SESSION_MODE", Value: s.Mode},
+		{Key: "MAS_SESSION_MODE", Value: string(s.Mode)},
 		{Key: "MAS_WORKSPACE_ROOT", Value: s.Root},
 		{Key: "MAS_SESSION_ID", Value: s.ID},
 		{Key: "MAS_SESSION_DIR", Value: s.Dir},
@@ -163,28 +177,28 @@ func (s *Session) vars() []envfile.Var {
 	return []envfile.Var{
 		{Key: "SESSION_ID", Value: s.ID},
 		{Key: "TMUX_SESSION", Value: s.TmuxName},
-		{Key: "STATUS", Value: s.Status},
+		{Key: "STATUS", Value: string(s.Status)},
 		{Key: "CREATED_AT", Value: s.CreatedAt},
 		{Key: "UNIT_DIR", Value: s.UnitDir},
 		{Key: "WORKFLOWS_DIR", Value: s.WorkflowsDir},
 		{Key: "SESSION_DIR", Value: s.Dir},
 		{Key: "MAS_SESSION_DIR", Value: s.Dir},
 		{Key: "MAS_WORKSPACE_ROOT", Value: s.Root},
-		{Key: "MAS_SESSION_MODE", Value: s.Mode},
+		{Key: "MAS_SESSION_MODE", Value: string(s.Mode)},
 	}
 }
 
 // Metadata is metadata.json.
 type Metadata struct {
-	SessionID    string `json:"sessionId"`
-	SessionName  string `json:"sessionName"`
-	WorkingDir   string `json:"workingDir"`
-	StartedAt    string `json:"startedAt"`
-	Status       string `json:"status"`
-	Mode         string `json:"mode"`
-	UnitDir      string `json:"unitDir"`
-	WorkflowsDir string `json:"workflowsDir"`
-	LastActivity string `json:"lastActivity,omitempty"` // Session.LastActivity
+	SessionID    string      `json:"sessionId"`
+	SessionName  string      `json:"sessionName"`
+	WorkingDir   string      `json:"workingDir"`
+	StartedAt    string      `json:"startedAt"`
+	Status       Status      `json:"status"`
+	Mode         layout.Mode `json:"mode"`
+	UnitDir      string      `json:"unitDir"`
+	WorkflowsDir string      `json:"workflowsDir"`
+	LastActivity string      `json:"lastActivity,omitempty"` // Session.LastActivity
 }
 
 // Metadata returns what metadata.json holds for s.
@@ -210,7 +224,7 @@ func (s *Session) saveMetadata() error {
 	if err != nil {
 		return err
 	}
-	return envfile.WriteAtomic(filepath.Join(s.home, "metadata.json"), append(data, '\n'), 0o600)
+	return safefile.WriteAtomic(filepath.Join(s.home, "metadata.json"), append(data, '\n'), 0o600)
 }
 
 // logEvent appends a line to logs/session.log; the log is for people, so a

@@ -38,7 +38,7 @@ func Stop(ctx context.Context, c tmux.Client, root, id string, now time.Time, wa
 	if loadErr != nil {
 		return nil, &RecordError{TmuxName: name, Untrusted: true, Err: loadErr}
 	}
-	s.Status = "stopped"
+	s.Status = Stopped
 	if err := s.save(); err != nil {
 		return s, &RecordError{TmuxName: name, Err: err}
 	}
@@ -48,12 +48,12 @@ func Stop(ctx context.Context, c tmux.Client, root, id string, now time.Time, wa
 		if creatorOf(s.Dir) == creatorGone {
 			os.Remove(filepath.Join(s.Dir, markerName))
 		}
-		return recordLocked(root, s.entry(), "error", now, warn)
+		return recordLocked(root, s.entry(), Error, now, warn)
 	})
 	if err != nil {
 		return s, &RecordError{TmuxName: name, Err: err}
 	}
-	s.logEvent(now, "stopped", warn)
+	s.logEvent(now, string(Stopped), warn)
 	return s, nil
 }
 
@@ -81,7 +81,7 @@ func killOwn(ctx context.Context, c tmux.Client, root, id string) error {
 	if err != nil {
 		return err
 	}
-	if owners[ref.ID].Foreign(layout.Owner{Root: root, Mode: "isolated", ID: id}) {
+	if owners[ref.ID].Foreign(layout.Owner{Root: root, Mode: layout.Isolated, ID: id}) {
 		return nil
 	}
 	err = layout.KillID(ctx, c, ref.ID)

@@ -14,6 +14,7 @@ import (
 	"mas/internal/binlink"
 	"mas/internal/layout"
 	"mas/internal/roster"
+	"mas/internal/undo"
 	"mas/templates"
 	"mas/tmux"
 )
@@ -56,7 +57,7 @@ func (s *Session) Environment() []envfile.Var {
 		{Key: "SESSION_NAME", Value: s.Name},
 		{Key: "UNIT_DIR", Value: s.UnitDir},
 		{Key: "WORKFLOWS_DIR", Value: s.WorkflowsDir},
-		{Key: "MAS_SESSION_MODE", Value: "legacy"},
+		{Key: "MAS_SESSION_MODE", Value: string(layout.Legacy)},
 		{Key: "MAS_WORKSPACE_ROOT", Value: s.Root},
 	}
 }
@@ -72,12 +73,15 @@ func BinDir(root string) string { return filepath.Join(root, ".mas_bin") }
 
 // Owner is whose the tmux session of root's legacy session says it is
 // (see layout.Owner).
-func Owner(root string) layout.Owner { return layout.Owner{Root: root, Mode: "legacy"} }
+func Owner(root string) layout.Owner { return layout.Owner{Root: root, Mode: layout.Legacy} }
 
 // Create starts the project's session: the unit and workflow directories
 // are filled from the templates where missing (unless SkipInit), the team
 // is built in tmux, and .mas_session is written in the project directory.
 // If the session already runs, it returns ErrRunning and changes nothing.
+// A start that fails takes back what it made for the session (the links
+// to mas, the logs directory, the activity files and the tmux session),
+// and says what it could not; the templates it copied stay.
 func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 	now := o.Now
 	if now == nil {
@@ -100,68 +104,77 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 	if running {
 		return s, ErrRunning
 	}
-	logDir, madeLogs := "", false
+	var u undo.List
+	logDir := ""
 	if o.PaneLogs {
 		logDir = filepath.Join(s.Root, "logs")
-		if madeLogs, err = layout.PrepareLogs(logDir); err != nil {
+		made, err := layout.PrepareLogs(logDir)
+		if err != nil {
 			return nil, fmt.Errorf("pane logs: %w", err)
 		}
-	}
-	bin, madeBin := "", false
-	// undo removes what this start made for the session.
-	undo := func() {
-		layout.RemoveLogs(logDir, madeLogs)
-		if madeBin {
-			os.RemoveAll(bin)
-		}
+		u.Add("remove pane logs", func(context.Context) error { layout.RemoveLogs(logDir, made); return nil })
 	}
 	if err := prepareUnits(s, o); err != nil {
-		undo()
-		return nil, err
+		return nil, u.Fail(ctx, err)
 	}
-	if o.Mas != "" {
-		bin = BinDir(s.Root)
-		if madeBin, err = binlink.Install(bin, o.Mas); err != nil {
-			undo()
-			return nil, fmt.Errorf("links to mas: %w", err)
-		}
+	bin, err := installBin(s, o, &u)
+	if err != nil {
+		return nil, u.Fail(ctx, fmt.Errorf("links to mas: %w", err))
 	}
 	if o.Progress != nil {
 		fmt.Fprintf(o.Progress, "[INFO] Starting 13 agents in tmux session %s\n", s.Name)
 	}
 	launch, err := o.Wiring.Start(ActivityDir(s.Root), now())
 	if err != nil {
-		undo()
-		return nil, err
+		return nil, u.Fail(ctx, err)
 	}
+	u.Add("restore activity directory", func(context.Context) error { return launch.Abort() })
 	if err := layout.Create(ctx, o.Tmux, layout.Spec{
 		Name: s.Name, Dir: s.Root, UnitDir: s.UnitDir, LogDir: logDir, Env: envfile.Environ(s.Environment()),
 		Command: o.Command, Shell: o.Shell, Owner: Owner(s.Root), Settings: launch.Settings,
 		Bin: bin, Path: o.Path,
 	}); err != nil {
-		if !errors.Is(err, layout.ErrDuplicate) { // else the session started meanwhile may use them
-			undo()
-			launch.Abort()
+		err = fmt.Errorf("start tmux session: %w", err)
+		if errors.Is(err, layout.ErrDuplicate) {
+			return nil, err // nothing is undone: the session started meanwhile may use it
 		}
-		return nil, fmt.Errorf("start tmux session: %w", err)
+		return nil, u.Fail(ctx, err)
 	}
+	u.Add("kill tmux session", func(ctx context.Context) error { return layout.Kill(ctx, o.Tmux, s.Name) })
 	if err := launch.Started(); err != nil {
-		layout.Kill(context.WithoutCancel(ctx), o.Tmux, s.Name)
-		undo()
-		return nil, fmt.Errorf("activity directory: %w", err)
+		return nil, u.Fail(ctx, fmt.Errorf("activity directory: %w", err))
 	}
-	if err := envfile.Write(SessionFile(s.Root), []envfile.Var{
+	if err := s.write(); err != nil {
+		return nil, u.Fail(ctx, fmt.Errorf("write .mas_session: %w", err))
+	}
+	return s, nil
+}
+
+// write writes the project's .mas_session, which names s as its running
+// session.
+func (s *Session) write() error {
+	return envfile.Write(SessionFile(s.Root), []envfile.Var{
 		{Key: "SESSION_NAME", Value: s.Name},
 		{Key: "STARTED_AT", Value: s.StartedAt},
 		{Key: "PROJECT_DIR", Value: s.Root},
 		{Key: "UNIT_DIR", Value: s.UnitDir},
 		{Key: "WORKFLOWS_DIR", Value: s.WorkflowsDir},
-	}, sessionKeys); err != nil {
-		layout.Kill(context.WithoutCancel(ctx), o.Tmux, s.Name)
-		undo()
-		return nil, fmt.Errorf("write .mas_session: %w", err)
+	}, sessionKeys)
+}
+
+// installBin puts the links to o.Mas in the project's BinDir, when o
+// asks for them, and returns that directory ("" for none); a directory it
+// made is removed by u.
+func installBin(s *Session, o CreateOptions, u *undo.List) (string, error) {
+	if o.Mas == "" {
+		return "", nil
 	}
-	return s, nil
+	bin := BinDir(s.Root)
+	made, err := binlink.Install(bin, o.Mas)
+	if made && err == nil {
+		u.Add("remove links to mas", func(context.Context) error { return os.RemoveAll(bin) })
+	}
+	return bin, err
 }
 
 // prepareUnits makes sure every agent has its directory: missing ones are

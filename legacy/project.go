@@ -107,5 +107,5 @@ func Init(dir, name string) error {
 		return err
 	}
 	content := append([]byte("# MAS project; read by mas, never executed\n"), masrc...)
-	return envfile.WriteAtomic(filepath.Join(dir, ".masrc"), content, 0o644)
+	return safefile.WriteAtomic(filepath.Join(dir, ".masrc"), content, 0o644)
 }

@@ -37,3 +37,20 @@ func TestInterruptedCallNamesTheCause(t *testing.T) {
 type readFunc func([]byte) (int, error)
 
 func (f readFunc) Read(p []byte) (int, error) { return f(p) }
+
+// A call interrupted before its process started says the cause once, not
+// followed by "context canceled" (signals.bats saw "tmux list-panes:
+// terminated signal received: context canceled").
+func TestCallInterruptedBeforeItStarts(t *testing.T) {
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skip("no sleep")
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(errors.New("terminated signal received"))
+	_, err = (&Runner{Bin: sleep}).Run(ctx, nil, "list-panes")
+	var te *Error
+	if !errors.As(err, &te) || err.Error() != "tmux list-panes: terminated signal received" {
+		t.Errorf("error %q (%#v), want the cause alone in a *tmux.Error", err, err)
+	}
+}

@@ -199,10 +199,15 @@ func quoteArgv(argv []string) string {
 
 // interrupted adds why ctx ended ("interrupt signal received", not just
 // "context canceled") to the error of a tmux process it cut short, keeping
-// that error in the chain.
+// that error in the chain. A process that ctx kept from starting has no
+// error of its own: the cause is said alone, not followed by "context
+// canceled".
 func interrupted(ctx context.Context, err error) error {
-	if ctx.Err() == nil {
+	switch {
+	case ctx.Err() == nil:
 		return err
+	case err == ctx.Err():
+		return fmt.Errorf("%w", context.Cause(ctx))
 	}
 	return fmt.Errorf("%w: %w", context.Cause(ctx), err)
 }

@@ -17,6 +17,7 @@ import (
 
 	"mas/internal/roster"
 	"mas/internal/safefile"
+	"mas/internal/undo"
 )
 
 // The files of an activity directory, beside one NN.json per agent.
@@ -71,18 +72,20 @@ func (l *Launch) Started() error {
 
 // Abort undoes what Start and Started made, for a start that failed or
 // was refused, or was undone after: the directory says of the agents what
-// it said before (but for the events of agents that ran meanwhile).
-func (l *Launch) Abort() {
+// it said before (but for the events of agents that ran meanwhile). It
+// returns what it could not put back.
+func (l *Launch) Abort() error {
 	if l.made {
-		os.RemoveAll(l.dir)
-		return
+		return os.RemoveAll(l.dir)
 	}
+	var errs []error
 	if l.oldSettings != nil {
-		safefile.WriteAtomic(Settings(l.dir), l.oldSettings, 0o600)
+		errs = append(errs, safefile.WriteAtomic(Settings(l.dir), l.oldSettings, 0o600))
 	}
 	if l.oldRun != nil {
-		safefile.WriteAtomic(filepath.Join(l.dir, runName), l.oldRun, 0o600)
+		errs = append(errs, safefile.WriteAtomic(filepath.Join(l.dir, runName), l.oldRun, 0o600))
 	}
+	return errors.Join(errs...)
 }
 
 // prepare makes l's directory (mode 0700) when it is missing and, when
@@ -110,7 +113,7 @@ func (l *Launch) prepare(exe string, events bool) error {
 		}
 	}
 	if err != nil {
-		l.Abort()
+		err = undo.With(err, l.Abort())
 	}
 	return err
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"net/http"
 	"strconv"
 	"strings"
@@ -182,9 +183,14 @@ func noEndpoint(w http.ResponseWriter, r *http.Request) {
 // static serves the web page's files.
 var static = http.FileServerFS(webFiles)
 
-// page serves the web page's files under its policy.
+// page serves the web page's files under its policy; the page itself
+// ("/") is indexPage, with the team in it.
 func page(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Security-Policy", pagePolicy)
+	if r.URL.Path == "/" {
+		http.ServeContent(w, r, "index.html", time.Time{}, bytes.NewReader(indexPage))
+		return
+	}
 	static.ServeHTTP(w, r)
 }
 

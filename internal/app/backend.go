@@ -66,7 +66,7 @@ func (b Backend) Sessions(ctx context.Context) ([]api.Session, error) {
 	var out []api.Session
 	for _, l := range sessions {
 		running := 0
-		if l.Status == "active" || l.Status == "orphan" { // its tmux session is its own
+		if l.Status == isolated.Active || l.Status == isolated.Orphaned { // its tmux session is its own
 			running = b.a.runningAgents(layout.Of(panes, l.TmuxName))
 		}
 		out = append(out, withOriginalFields(apiSession(SessionView(l, false)), running))
@@ -126,7 +126,7 @@ func (b Backend) Stop(ctx context.Context, ref string) (*api.Session, error) {
 		if err != nil {
 			return nil, asAPIError(err)
 		}
-		return &api.Session{SessionID: o.Name, TmuxSession: o.Name, Status: "stopped"}, nil
+		return &api.Session{SessionID: o.Name, TmuxSession: o.Name, Status: string(isolated.Stopped)}, nil
 	}
 	if err != nil {
 		return nil, err
@@ -135,7 +135,7 @@ func (b Backend) Stop(ctx context.Context, ref string) (*api.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &api.Session{SessionID: s.ID, TmuxSession: s.TmuxName, Status: s.Status}, nil
+	return &api.Session{SessionID: s.ID, TmuxSession: s.TmuxName, Status: string(s.Status)}, nil
 }
 
 func (b Backend) Resume(ctx context.Context, ref string) (*api.Session, error) {
@@ -254,10 +254,10 @@ func (b Backend) Status(ctx context.Context, session string) (*api.Status, error
 		return nil, asAPIError(err)
 	}
 	if errors.Is(err, ErrNotRunning) {
-		return apiStatus(Status{Session: session, Status: "stopped", HTTPServer: b.a.httpServer(b.a.Root())}), nil
+		return apiStatus(Status{Session: session, Status: SessionStopped, HTTPServer: b.a.httpServer(b.a.Root())}), nil
 	}
 	if errors.Is(err, ErrNoSession) {
-		return apiStatus(Status{Status: "stopped", HTTPServer: b.a.httpServer(b.a.Root())}), nil
+		return apiStatus(Status{Status: SessionStopped, HTTPServer: b.a.httpServer(b.a.Root())}), nil
 	}
 	if err != nil {
 		return nil, conflict(err, "the \"session\" query parameter")
@@ -322,7 +322,7 @@ func (b Backend) Agents(ctx context.Context, ref string) (*api.SessionAgents, er
 	if tmuxErr != nil {
 		return nil, tmuxErr
 	}
-	state := map[string]string{}
+	state := map[string]layout.State{}
 	for _, as := range agents {
 		state[as.ID] = as.Status
 	}
@@ -337,7 +337,7 @@ func (b Backend) Agents(ctx context.Context, ref string) (*api.SessionAgents, er
 // seatStatus is an agent's state (layout.AgentState, "" for a session
 // that does not run) as the original API said it: running, error for a
 // pane that is gone, stopped for the rest (not started yet, exited).
-func seatStatus(state string) string {
+func seatStatus(state layout.State) string {
 	switch state {
 	case layout.Running:
 		return "running"
@@ -359,21 +359,22 @@ func withOriginalFields(j api.Session, running int) api.Session {
 // apiSession is a session as the API shows it: the command line's view,
 // without the original API's fields or the agents.
 func apiSession(j Session) api.Session {
-	return api.Session{SessionID: j.SessionID, TmuxSession: j.TmuxSession, Status: j.Status, Error: j.Error,
-		CreatedAt: j.CreatedAt, WorkingDir: j.WorkingDir, Mode: j.Mode,
+	return api.Session{SessionID: j.SessionID, TmuxSession: j.TmuxSession, Status: string(j.Status), Error: j.Error,
+		CreatedAt: j.CreatedAt, WorkingDir: j.WorkingDir, Mode: string(j.Mode),
 		NeedsYou: j.NeedsYou, Asking: j.Asking, LastActivity: j.LastActivity,
 		UnitDir: j.UnitDir, WorkflowsDir: j.WorkflowsDir, Config: j.Config, Logs: j.Logs, Units: j.Units, Metadata: j.Metadata}
 }
 
 // apiStatus is a status as GET /status shows it: as status --json does.
 func apiStatus(st Status) *api.Status {
-	out := &api.Status{Session: st.Session, Status: st.Status, HTTPServer: api.HTTPStatus(st.HTTPServer),
+	out := &api.Status{Session: st.Session, Status: string(st.Status), HTTPServer: api.HTTPStatus(st.HTTPServer),
 		StartedAt: st.StartedAt, Workspace: st.Workspace}
 	for _, w := range st.Windows {
 		out.Windows = append(out.Windows, api.WindowStatus(w))
 	}
 	for _, as := range st.Agents {
-		out.Agents = append(out.Agents, api.AgentStatus(as))
+		out.Agents = append(out.Agents, api.AgentStatus{ID: as.ID, Name: as.Name, Status: string(as.Status), Window: as.Window,
+			Pane: as.Pane, Activity: as.Activity, ActivitySince: as.ActivitySince, Message: as.Message, Conversation: as.Conversation})
 	}
 	return out
 }

@@ -1,12 +1,15 @@
 package app
 
-// Mode is the kind of session start creates.
-type Mode string
+import "mas/internal/layout"
+
+// Mode is the kind of session start creates: layout's, which the session's
+// tmux session is marked with.
+type Mode = layout.Mode
 
 // The two modes.
 const (
-	Legacy   Mode = "legacy"   // the project's shared session
-	Isolated Mode = "isolated" // a session with a workspace of its own
+	Legacy   = layout.Legacy   // the project's shared session
+	Isolated = layout.Isolated // a session with a workspace of its own
 )
 
 // SessionMode decides the mode of the session start creates:
@@ -21,12 +24,12 @@ func (e Env) SessionMode() (Mode, error) {
 			return Isolated, nil
 		}
 		return Legacy, nil
-	case "legacy":
+	case string(Legacy):
 		if id != "" {
 			return "", Usagef("MAS_SESSION_MODE=legacy cannot be used with MAS_SESSION_ID: a legacy session has no id (unset one of them)")
 		}
 		return Legacy, nil
-	case "isolated":
+	case string(Isolated):
 		return Isolated, nil
 	default:
 		return "", Usagef("MAS_SESSION_MODE must be legacy or isolated, not %q", mode)

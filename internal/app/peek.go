@@ -65,7 +65,7 @@ type AgentView struct {
 
 // agentView is an agent's state as AgentView shows it.
 func agentView(as AgentStatus) AgentView {
-	return AgentView{ID: as.ID, Name: as.Name, Window: as.Window, Status: as.Status,
+	return AgentView{ID: as.ID, Name: as.Name, Window: as.Window, Status: string(as.Status),
 		Activity: as.Activity, ActivitySince: as.ActivitySince, Message: as.Message}
 }
 
@@ -100,7 +100,7 @@ func (a *App) Peek(ctx context.Context, sel Selected, ids []string, lines int) (
 			o.Lines = text[p.Target()]
 		}
 		if o.Lines == nil {
-			o.Status, o.Activity, o.ActivitySince, o.Lines = layout.Missing, activity.Missing, "", []string{}
+			o.Status, o.Activity, o.ActivitySince, o.Lines = string(layout.Missing), activity.Missing, "", []string{}
 		}
 		out = append(out, o)
 	}

@@ -29,7 +29,11 @@ func TestPeek(t *testing.T) {
 	if calls := rec.Calls()[before:]; len(calls) != 1 || calls[0][0] != "if-shell" {
 		t.Errorf("tmux calls %q, want one capture of every pane", calls)
 	}
-	want := []struct{ id, name, status, lines string }{
+	want := []struct {
+		id, name string
+		status   layout.State
+		lines    string
+	}{
 		{"21", "Frontend Developer", layout.Running, "two|three"},
 		{"22", "Backend Developer", layout.Missing, ""},
 		{"23", "DevOps", layout.Running, "agent 23 of mas-a"},
@@ -40,7 +44,7 @@ func TestPeek(t *testing.T) {
 	}
 	for i, w := range want {
 		g := got[i]
-		if g.ID != w.id || g.Name != w.name || g.Status != w.status || strings.Join(g.Lines, "|") != w.lines || g.Lines == nil {
+		if g.ID != w.id || g.Name != w.name || g.Status != string(w.status) || strings.Join(g.Lines, "|") != w.lines || g.Lines == nil {
 			t.Errorf("agent %s: %+v, want %+v", w.id, g, w)
 		}
 	}

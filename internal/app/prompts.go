@@ -176,7 +176,7 @@ func (a *App) SendPrompts(ctx context.Context, session string, prompts []Prompt)
 const waitReportEvery = 5 * time.Second
 
 // notReady says why an agent in each state is not ready for its prompt.
-var notReady = map[string]string{
+var notReady = map[layout.State]string{
 	layout.Starting: "still starting (its login shell is reading the profile)",
 	layout.Exited:   "its program exited (the pane is back at a shell)",
 	layout.Stopped:  "a shell is in the foreground, not its program",

@@ -353,7 +353,7 @@ func (e *ForeignError) Unwrap() error { return ErrNotRunning }
 // by hand), as session list and session rm see it: no command reaches it
 // by this session's id.
 func runs(s *isolated.Session, panes []layout.PaneInfo) bool {
-	return len(panes) > 0 && (s.Status != "stopped" || s.Runs(panes[0].Owner))
+	return len(panes) > 0 && (s.Status != isolated.Stopped || s.Runs(panes[0].Owner))
 }
 
 // SeveralError is a selection without a hint among several sessions. Its

@@ -57,7 +57,7 @@ func (a *App) Describe(ctx context.Context, root, id string) (l isolated.Listed,
 func (a *App) DescribeAgents(ctx context.Context, root, id string) (l isolated.Listed, agents []AgentStatus, tmuxErr error) {
 	snapshot, tmuxErr := layout.Snapshot(ctx, a.Tmux)
 	l = isolated.DescribeAmong(root, id, layout.Refs(snapshot), tmuxErr)
-	if tmuxErr != nil || l.Status != "active" {
+	if tmuxErr != nil || l.Status != isolated.Active {
 		return l, nil, tmuxErr
 	}
 	// Active: a tmux session of its name runs, and says it is this one's.
@@ -77,13 +77,13 @@ func (a *App) Removals() ([]isolated.Removal, error) { return isolated.Removals(
 
 // Session is a session as session list and session show show it.
 type Session struct {
-	SessionID   string `json:"sessionId"`
-	TmuxSession string `json:"tmuxSession"`
-	Status      string `json:"status"`
-	Error       string `json:"error,omitempty"`
-	CreatedAt   string `json:"createdAt"`
-	WorkingDir  string `json:"workingDir"`
-	Mode        string `json:"mode"`
+	SessionID   string          `json:"sessionId"`
+	TmuxSession string          `json:"tmuxSession"`
+	Status      isolated.Status `json:"status"`
+	Error       string          `json:"error,omitempty"`
+	CreatedAt   string          `json:"createdAt"`
+	WorkingDir  string          `json:"workingDir"`
+	Mode        layout.Mode     `json:"mode"`
 	// NeedsYou is how many agents of a running session wait for a person
 	// (their turn ended, or they ask), Asking how many of those ask;
 	// absent when the session does not run or its agents report no
@@ -114,7 +114,7 @@ func SessionView(l isolated.Listed, detail bool) Session {
 		if !sum.Last.IsZero() {
 			j.LastActivity = sum.Last.UTC().Format(time.RFC3339)
 		}
-		if l.Status == "active" && sum.Events {
+		if l.Status == isolated.Active && sum.Events {
 			j.NeedsYou, j.Asking = new(sum.NeedPerson()), new(sum.Asking)
 		}
 	}

@@ -77,8 +77,8 @@ func shellQuote(s string) string {
 	return q
 }
 
-// Failed says that a start in mode m failed because of err.
-func (m Mode) Failed(err error) error {
+// StartFailed says that a start in mode m failed because of err.
+func StartFailed(m Mode, err error) error {
 	if m == Isolated {
 		return fmt.Errorf("cannot create session: %w", err)
 	}
@@ -91,7 +91,7 @@ func (a *App) Start(ctx context.Context, l Launch) (*Launched, error) {
 	// Before anything is made: an agent that cannot run would leave
 	// thirteen shells that look like a team.
 	if err := a.checkProgram(ctx); err != nil {
-		return nil, l.Mode.Failed(err)
+		return nil, StartFailed(l.Mode, err)
 	}
 	if l.Mode == Isolated {
 		s, err := a.createIsolated(ctx, l.ID, l.Config)
@@ -206,7 +206,7 @@ func (a *App) createIsolated(ctx context.Context, id string, config []byte) (*is
 		if errors.Is(err, isolated.ErrMalformedID) {
 			return nil, malformedAsUsage(err, "")
 		}
-		return nil, Isolated.Failed(err)
+		return nil, StartFailed(Isolated, err)
 	}
 	return s, nil
 }
@@ -233,7 +233,7 @@ func (a *App) createLegacy(ctx context.Context, skipInit bool) (*legacy.Session,
 		Path:     a.Getenv("PATH"),
 	})
 	if err != nil && !errors.Is(err, legacy.ErrRunning) {
-		return nil, Legacy.Failed(err)
+		return nil, StartFailed(Legacy, err)
 	}
 	return s, err
 }

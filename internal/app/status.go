@@ -11,11 +11,11 @@ import (
 
 // AgentStatus is one agent of a status report.
 type AgentStatus struct {
-	ID     string `json:"id"`
-	Name   string `json:"name"`
-	Status string `json:"status"` // running, starting, exited, stopped or missing (layout.AgentState)
-	Window string `json:"window"`
-	Pane   string `json:"pane,omitempty"`
+	ID     string       `json:"id"`
+	Name   string       `json:"name"`
+	Status layout.State `json:"status"` // layout.AgentState
+	Window string       `json:"window"`
+	Pane   string       `json:"pane,omitempty"`
 	// What the agent is doing, from its events (package activity), and
 	// since when (ISO-8601).
 	Activity      string `json:"activity"`
@@ -39,7 +39,7 @@ type HTTPStatus struct {
 // Status is a session's status, as status --json and GET /status show it.
 type Status struct {
 	Session    string         `json:"session"`
-	Status     string         `json:"status"` // running, partial or stopped (sessionStatus)
+	Status     SessionState   `json:"status"` // sessionStatus
 	HTTPServer HTTPStatus     `json:"httpServer"`
 	StartedAt  string         `json:"startedAt,omitempty"`
 	Workspace  string         `json:"workspace,omitempty"`
@@ -72,12 +72,22 @@ func (a *App) Status(sel Selected) Status {
 	return st
 }
 
-// sessionStatus sums up the agents' states: "running" when every agent's
-// program runs or is starting, "stopped" when no agent has a pane (no
-// session), and "partial" otherwise: an agent exited, its pane is gone,
+// SessionState is the state of a session as a whole (sessionStatus).
+type SessionState string
+
+// The states of a session.
+const (
+	SessionRunning SessionState = "running" // every agent's program runs or is starting
+	SessionPartial SessionState = "partial" // some agent is not known to run
+	SessionStopped SessionState = "stopped" // no agent has a pane: there is no session
+)
+
+// sessionStatus sums up the agents' states: running when every agent's
+// program runs or is starting, stopped when no agent has a pane (no
+// session), and partial otherwise: an agent exited, its pane is gone,
 // or a shell is in front of it and which one cannot be told (an agent
 // not known to run is not counted as running).
-func sessionStatus(agents []AgentStatus) string {
+func sessionStatus(agents []AgentStatus) SessionState {
 	running, panes := 0, 0
 	for _, ag := range agents {
 		switch ag.Status {
@@ -90,11 +100,11 @@ func sessionStatus(agents []AgentStatus) string {
 	}
 	switch {
 	case panes == 0:
-		return "stopped"
+		return SessionStopped
 	case running == len(agents):
-		return "running"
+		return SessionRunning
 	}
-	return "partial"
+	return SessionPartial
 }
 
 // agents is the state of the agents ids of the selected session: their

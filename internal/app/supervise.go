@@ -295,7 +295,7 @@ func (sv *supervisor) running(ctx context.Context) ([]*watched, error) {
 		out = append(out, &watched{id: id, name: s.TmuxName, ref: refs[i].ID, dir: s.ActivityDir()})
 	}
 	for _, r := range refs {
-		if r.Owner.Mode == "legacy" && !r.Owner.Foreign(legacy.Owner(sv.root)) {
+		if r.Owner.Mode == Legacy && !r.Owner.Foreign(legacy.Owner(sv.root)) {
 			out = append(out, &watched{name: r.Name, ref: r.ID, dir: legacy.ActivityDir(sv.root)})
 			break
 		}

@@ -275,8 +275,8 @@ func TestMalformedIDIsAUsageError(t *testing.T) {
 func TestStatus(t *testing.T) {
 	tests := []struct {
 		idle  bool
-		agent string // status of each agent
-		want  string
+		agent layout.State // status of each agent
+		want  SessionState
 	}{
 		{false, "running", "running"},
 		{true, "stopped", "partial"}, // every pane is there, but no agent is known to run (issue 17)
@@ -307,15 +307,15 @@ func TestStatus(t *testing.T) {
 // panes exist (issue 17, point 5).
 func TestSessionStatus(t *testing.T) {
 	tests := []struct {
-		states map[string]string // agents not listed run
-		want   string
+		states map[string]layout.State // agents not listed run
+		want   SessionState
 		why    string
 	}{
 		{nil, "running", "every agent runs"},
-		{map[string]string{"11": layout.Starting, "33": layout.Starting}, "running", "agents still starting count as running"},
-		{map[string]string{"21": layout.Exited}, "partial", "an agent exited, its pane back at a shell: not running, though all 13 panes exist"},
-		{map[string]string{"33": layout.Missing}, "partial", "a pane is gone"},
-		{map[string]string{"00": layout.Stopped}, "partial", "a shell in front that cannot be told: not known to run"},
+		{map[string]layout.State{"11": layout.Starting, "33": layout.Starting}, "running", "agents still starting count as running"},
+		{map[string]layout.State{"21": layout.Exited}, "partial", "an agent exited, its pane back at a shell: not running, though all 13 panes exist"},
+		{map[string]layout.State{"33": layout.Missing}, "partial", "a pane is gone"},
+		{map[string]layout.State{"00": layout.Stopped}, "partial", "a shell in front that cannot be told: not known to run"},
 		{allAgents(layout.Exited), "partial", "every agent exited: the session is still there"},
 		{allAgents(layout.Missing), "stopped", "no agent has a pane: no session"},
 	}
@@ -335,8 +335,8 @@ func TestSessionStatus(t *testing.T) {
 }
 
 // allAgents gives every agent the same state.
-func allAgents(state string) map[string]string {
-	m := map[string]string{}
+func allAgents(state layout.State) map[string]layout.State {
+	m := map[string]layout.State{}
 	for _, id := range roster.IDs() {
 		m[id] = state
 	}

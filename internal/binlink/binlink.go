@@ -9,10 +9,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"mas/internal/safefile"
+	"mas/internal/undo"
 )
 
 // Names are the links of the directory: the names the binary is installed
@@ -44,28 +44,14 @@ func Install(dir, exe string) (made bool, err error) {
 		return false, err
 	}
 	for _, name := range Names {
-		if err = link(dir, name, exe); err != nil {
+		if err = safefile.Symlink(exe, filepath.Join(dir, name)); err != nil {
 			break
 		}
 	}
 	if err != nil && made {
-		os.RemoveAll(dir)
+		err = undo.With(err, os.RemoveAll(dir))
 	}
 	return made, err
-}
-
-// link makes dir/name a link to exe by renaming a new link over it.
-func link(dir, name, exe string) error {
-	tmp := filepath.Join(dir, "."+name+"."+strconv.Itoa(os.Getpid()))
-	os.Remove(tmp)
-	if err := os.Symlink(exe, tmp); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
 }
 
 // Path is the PATH whose first entry is dir, followed by path's (an

@@ -54,7 +54,7 @@ func (cl *CommandLine) sessionList(ctx context.Context, cc *ucli.Context) error 
 	fmt.Fprintln(tw, "SESSION ID\tTMUX\tSTATUS\tCREATED\tWORKSPACE\tNEEDS YOU")
 	for _, l := range sessions {
 		j := app.SessionView(l, false)
-		status := j.Status
+		status := string(j.Status)
 		if j.Error != "" {
 			status += " (" + j.Error + ")"
 		}

@@ -33,11 +33,11 @@ func (cl *CommandLine) sessionShow(ctx context.Context, cc *ucli.Context) error 
 	row := func(k, v string) { fmt.Fprintf(tw, "%s:\t%s\n", k, v) }
 	row("Session", j.SessionID)
 	row("tmux", j.TmuxSession)
-	row("Status", j.Status)
+	row("Status", string(j.Status))
 	if j.Error != "" {
 		row("Error", j.Error)
 	}
-	row("Mode", j.Mode)
+	row("Mode", string(j.Mode))
 	row("Created", j.CreatedAt)
 	row("Workspace", j.WorkingDir)
 	row("Units", j.UnitDir)

@@ -37,7 +37,7 @@ func (cl *CommandLine) launch(ctx context.Context, l app.Launch, config string, 
 	if config != "" {
 		var err error
 		if l.Config, prompts, err = app.ReadConfig(cl.app.Abs(config)); err != nil {
-			return l.Mode.Failed(err)
+			return app.StartFailed(l.Mode, err)
 		}
 	}
 	s, err := cl.app.Start(ctx, l)

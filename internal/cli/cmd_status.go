@@ -77,7 +77,7 @@ func agentStatusLine(ag app.AgentStatus, now time.Time) string {
 // nothing has nothing to add (--json says unknown): nothing.
 func activityText(ag app.AgentStatus, now time.Time) string {
 	switch ag.Activity {
-	case ag.Status, activity.Exited, activity.Missing, activity.Unknown:
+	case string(ag.Status), activity.Exited, activity.Missing, activity.Unknown:
 		return ""
 	}
 	text := ag.Activity

@@ -98,9 +98,9 @@ func (cl *CommandLine) values(kind argKind, before []string, cur string) []strin
 	case sessionArg:
 		return cl.sessionRefs(cur, "")
 	case activeSessionArg:
-		return cl.sessionRefs(cur, "active")
+		return cl.sessionRefs(cur, isolated.Active)
 	case stoppedSessionArg:
-		return cl.sessionRefs(cur, "stopped")
+		return cl.sessionRefs(cur, isolated.Stopped)
 	case scriptShellArg:
 		return withPrefix(completionShells, cur)
 	case envShellArg:
@@ -135,17 +135,8 @@ func targets(cur string) []string {
 	if i := strings.LastIndex(cur, ","); i >= 0 {
 		head, part = cur[:i+1], cur[i+1:]
 	}
-	var names []string
-	names = append(names, roster.IDs()...)
-	for _, id := range roster.IDs() {
-		names = append(names, "agent-"+id)
-	}
-	for i, w := range roster.Windows() {
-		names = append(names, w.Name, fmt.Sprintf("window%d", i))
-	}
-	names = append(names, "managers", "workers", "all")
 	var out []string
-	for _, n := range withPrefix(names, part) {
+	for _, n := range withPrefix(roster.Targets(), part) {
 		out = append(out, head+n)
 	}
 	return out
@@ -157,7 +148,7 @@ func targets(cur string) []string {
 // one session: two ids that begin alike (made by the original, or by
 // hand) are offered whole, and not by the tmux name they share. A status
 // keeps only the sessions whose .session says it; "" keeps all.
-func (cl *CommandLine) sessionRefs(cur string, status string) []string {
+func (cl *CommandLine) sessionRefs(cur string, status isolated.Status) []string {
 	root := cl.app.Root()
 	ids, err := isolated.IDs(root)
 	if err != nil {

@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -98,14 +97,13 @@ next:
 }
 
 // socketHasSession tells whether the tmux server at sock has a session
-// named in names; a socket nobody listens on has none.
+// named in names; a socket nobody listens on has none, and nor has a
+// server that exits as it answers (its last session has just ended).
 func (s *Server) socketHasSession(ctx context.Context, sock string, names map[string]bool) (bool, error) {
 	ctx, cancel := context.WithTimeout(ctx, tmuxListTimeout)
 	defer cancel()
 	out, err := s.app.AnyServer.Run(ctx, nil, "-S", sock, "list-sessions", "-F", "#{session_name}")
-	var te *tmux.Error
-	if errors.As(err, &te) && ctx.Err() == nil &&
-		(strings.HasPrefix(te.Stderr, "no server running on ") || strings.HasPrefix(te.Stderr, "error connecting to ")) {
+	if (tmux.NoServer(err) || tmux.ServerExited(err)) && ctx.Err() == nil {
 		return false, nil
 	}
 	if err != nil {

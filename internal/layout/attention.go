@@ -45,7 +45,7 @@ func SetAttention(ctx context.Context, c tmux.Client, id, text string) error {
 		args = []string{"set-option", "-u", "-t", id, AttentionOption}
 	}
 	_, err := c.Run(ctx, nil, args...)
-	if err != nil && (isMissing(err) || stderrHas(err, "no such session")) {
+	if err != nil && isMissing(err) {
 		return nil
 	}
 	return err

@@ -3,7 +3,6 @@ package layout
 import (
 	"context"
 	"crypto/rand"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -53,7 +52,7 @@ func Capture(ctx context.Context, c tmux.Client, panes []string, n int) (map[str
 	}
 	out, err := c.Batch(ctx, nil, cmds...)
 	switch {
-	case err == nil, panesGone(err):
+	case err == nil, tmux.PanesGone(err):
 	case isMissing(err):
 		return got, nil // the server, and every pane with it, is gone
 	default:
@@ -137,19 +136,4 @@ func isBidiControl(r rune) bool {
 func isPaneTarget(s string) bool {
 	session, pane, ok := strings.Cut(s, ":.")
 	return ok && isID(session, '$') && isID(pane, '%')
-}
-
-// panesGone tells whether a tmux failure only says that panes were not
-// found: every line of its stderr is tmux's "can't find pane".
-func panesGone(err error) bool {
-	var te *tmux.Error
-	if !errors.As(err, &te) || te.Stderr == "" {
-		return false
-	}
-	for line := range strings.Lines(te.Stderr) {
-		if !strings.HasPrefix(line, "can't find pane") {
-			return false
-		}
-	}
-	return true
 }

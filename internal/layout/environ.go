@@ -42,7 +42,7 @@ func Environments(ctx context.Context, c tmux.Client, ids []string) (map[string]
 		switch {
 		case err == nil:
 			return envs, nil
-		case stderrHas(err, "no such session", "can't find session"):
+		case tmux.NoSession(err):
 			// ids[done] has ended: its show-environment failed.
 			ids = ids[done+1:]
 		case isMissing(err):

@@ -180,13 +180,16 @@ func AgentRunning(p PaneInfo, userShell string) bool {
 	return !shells[cmd] && cmd != filepath.Base(userShell)
 }
 
-// The states of an agent, as status shows them.
+// State is what an agent's pane shows (AgentState), as status shows it.
+type State string
+
+// The states of an agent.
 const (
-	Running  = "running"  // the agent's program is in the foreground
-	Starting = "starting" // the login shell is still reading the profile before the agent
-	Exited   = "exited"   // the agent's program ended: its pane is back at the shell
-	Stopped  = "stopped"  // a shell is in the foreground, and which one cannot be told
-	Missing  = "missing"  // the pane is gone
+	Running  State = "running"  // the agent's program is in the foreground
+	Starting State = "starting" // the login shell is still reading the profile before the agent
+	Exited   State = "exited"   // the agent's program ended: its pane is back at the shell
+	Stopped  State = "stopped"  // a shell is in the foreground, and which one cannot be told
+	Missing  State = "missing"  // the pane is gone
 )
 
 // AgentState tells what an agent's pane shows. A pane built by Plan runs
@@ -196,7 +199,7 @@ const (
 // profile) holds it. Which process group has the foreground is read from
 // /proc (Linux); elsewhere, and for panes the original built, a shell in
 // the foreground is only "stopped".
-func AgentState(p PaneInfo, userShell string) string {
+func AgentState(p PaneInfo, userShell string) State {
 	switch {
 	case AgentRunning(p, userShell):
 		return Running

@@ -15,6 +15,7 @@ import (
 
 	"mas/internal/binlink"
 	"mas/internal/roster"
+	"mas/internal/undo"
 	"mas/tmux"
 )
 
@@ -258,30 +259,31 @@ var ErrDuplicate = errors.New("tmux session exists already")
 
 // Create builds the session in one tmux invocation, which answers with
 // one pane id per agent. When anything fails, the half-built
-// session is killed before the error is returned, unless it is not ours:
-// a session of that name existed before (ErrDuplicate).
+// session is killed before the error is returned (with the kill's, when
+// it fails: an *undo.Error), unless it is not ours: a session of that
+// name existed before (ErrDuplicate).
 func Create(ctx context.Context, c tmux.Client, s Spec) error {
 	cmds, err := Plan(s)
 	if err != nil {
 		return err
 	}
 	out, err := c.Batch(ctx, nil, cmds...)
-	if serverExited(err) {
+	if tmux.ServerExited(err) {
 		// The server was exiting (a kill-server just before): whatever it
 		// built went with it. The next call starts a new server.
 		out, err = c.Batch(ctx, nil, cmds...)
 	}
-	if stderrHas(err, "duplicate session") {
+	if tmux.DuplicateSession(err) {
 		// tmux stops a batch at its first failing command, new-session.
 		return fmt.Errorf("%w: %s", ErrDuplicate, s.Name)
 	}
-	if err != nil {
-		Kill(context.WithoutCancel(ctx), c, s.Name)
-		return err
+	if err == nil {
+		if n, want := len(strings.Fields(string(out))), len(roster.All()); n != want {
+			err = fmt.Errorf("tmux created %d panes, want %d", n, want)
+		}
 	}
-	if n, want := len(strings.Fields(string(out))), len(roster.All()); n != want {
-		Kill(context.WithoutCancel(ctx), c, s.Name)
-		return fmt.Errorf("tmux created %d panes, want %d", n, want)
+	if err != nil {
+		return undo.With(err, Kill(context.WithoutCancel(ctx), c, s.Name))
 	}
 	return nil
 }
@@ -367,31 +369,10 @@ func Exists(ctx context.Context, c tmux.Client, name string) (bool, error) {
 	return false, err
 }
 
-// serverExited tells whether a tmux call failed because its server went
-// away while answering it.
-func serverExited(err error) bool {
-	return stderrHas(err, "server exited unexpectedly", "lost server")
-}
-
 // isMissing tells a tmux failure that only means "no such session" or "no
 // server" from a real one.
 func isMissing(err error) bool {
-	return stderrHas(err, "can't find session", "no server running", "error connecting to", "session not found", "server exited unexpectedly")
-}
-
-// stderrHas tells whether err is a tmux failure whose stderr holds one of
-// the messages.
-func stderrHas(err error, messages ...string) bool {
-	var te *tmux.Error
-	if !errors.As(err, &te) {
-		return false
-	}
-	for _, m := range messages {
-		if strings.Contains(te.Stderr, m) {
-			return true
-		}
-	}
-	return false
+	return tmux.NoSession(err) || tmux.NoServer(err) || tmux.ServerExited(err)
 }
 
 // Attach shows the session to the user: switch-client inside tmux,

@@ -18,6 +18,16 @@ const (
 	IDOption   = "@mas_session_id"
 )
 
+// Mode is the kind of a mas session: MAS_SESSION_MODE, and the mode its
+// tmux session says it has (Owner).
+type Mode string
+
+// The two modes.
+const (
+	Legacy   Mode = "legacy"   // the project's shared session
+	Isolated Mode = "isolated" // a session with a workspace of its own
+)
+
 // Owner says whose a tmux session is: the root and mode of the mas session
 // that created it, and its id when it is isolated. Create sets it on the
 // session as options, in the batch that builds it; Snapshot and
@@ -26,7 +36,7 @@ const (
 // nothing.
 type Owner struct {
 	Root string // the root ($ROOT)
-	Mode string // "isolated" or "legacy"
+	Mode Mode
 	ID   string // an isolated session's id
 }
 
@@ -49,9 +59,9 @@ func (o Owner) Foreign(want Owner) bool {
 func (o Owner) String() string {
 	var b strings.Builder
 	switch {
-	case o.Mode == "isolated" && o.ID != "":
+	case o.Mode == Isolated && o.ID != "":
 		b.WriteString("isolated session " + o.ID)
-	case o.Mode == "legacy":
+	case o.Mode == Legacy:
 		b.WriteString("the legacy session")
 	case o.ID != "":
 		b.WriteString("session " + o.ID)
@@ -68,7 +78,7 @@ func (o Owner) String() string {
 // the session options set it (MAS_WORKSPACE_ROOT, MAS_SESSION_MODE,
 // MAS_SESSION_ID); an empty variable says nothing.
 func OwnerFromEnv(env map[string]string) Owner {
-	return Owner{Root: env["MAS_WORKSPACE_ROOT"], Mode: env["MAS_SESSION_MODE"], ID: env["MAS_SESSION_ID"]}
+	return Owner{Root: env["MAS_WORKSPACE_ROOT"], Mode: Mode(env["MAS_SESSION_MODE"]), ID: env["MAS_SESSION_ID"]}
 }
 
 // setOwner is the commands that mark session name as o's.
@@ -84,7 +94,7 @@ func setOwner(name string, o Owner) [][]string {
 // o's, as Create sets them: a field that is empty is not set.
 func (o Owner) Options() [][2]string {
 	var opts [][2]string
-	for _, opt := range [][2]string{{RootOption, o.Root}, {ModeOption, o.Mode}, {IDOption, o.ID}} {
+	for _, opt := range [][2]string{{RootOption, o.Root}, {ModeOption, string(o.Mode)}, {IDOption, o.ID}} {
 		if opt[1] != "" {
 			opts = append(opts, [2]string{opt[0], quoteOption(opt[1])})
 		}
@@ -95,7 +105,7 @@ func (o Owner) Options() [][2]string {
 // parseOwner reads the three fields that hold RootOption, ModeOption and
 // IDOption, in this order.
 func parseOwner(f []string) Owner {
-	return Owner{Root: unquoteOption(f[0]), Mode: unquoteOption(f[1]), ID: unquoteOption(f[2])}
+	return Owner{Root: unquoteOption(f[0]), Mode: Mode(unquoteOption(f[1])), ID: unquoteOption(f[2])}
 }
 
 // quoteOption writes a value as a Go string literal in ASCII: tmux prints

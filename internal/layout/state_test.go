@@ -26,7 +26,7 @@ func TestAgentStateWithoutProc(t *testing.T) {
 	tests := []struct {
 		why  string
 		p    PaneInfo
-		want string
+		want State
 	}{
 		{"the agent in the foreground", PaneInfo{Command: "claude", Agent: "00", PID: 1}, Running},
 		{"a dead pane (remain-on-exit)", PaneInfo{Command: "bash", Dead: true, Agent: "00"}, Exited},

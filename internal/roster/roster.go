@@ -6,11 +6,11 @@ import "slices"
 
 // Agent is one seat of the team: where it sits in tmux and which model runs it.
 type Agent struct {
-	ID     string // two digits: unit number, then seat (0 = manager)
-	Name   string
-	Model  string // "opus" for managers, "sonnet" for workers
-	Window string // tmux window name
-	Pane   int    // position of the pane inside its window, in creation order
+	ID     string `json:"id"` // two digits: unit number, then seat (0 = manager)
+	Name   string `json:"name"`
+	Model  string `json:"model"`  // "opus" for managers, "sonnet" for workers
+	Window string `json:"window"` // tmux window name
+	Pane   int    `json:"pane"`   // position of the pane inside its window, in creation order
 }
 
 // Window is one tmux window of a session and the agents in it, in pane order.
@@ -20,40 +20,42 @@ type Window struct {
 	Agents []string
 }
 
-var windows = []Window{
-	{Name: "meta", Title: "Meta Unit", Agents: []string{"00"}},
-	{Name: "design", Title: "Design Unit", Agents: []string{"10", "11", "12", "13"}},
-	{Name: "development", Title: "Development Unit", Agents: []string{"20", "21", "22", "23"}},
-	{Name: "business", Title: "Business Unit", Agents: []string{"30", "31", "32", "33"}},
-}
-
-var names = map[string]string{
-	"00": "Meta Manager",
-	"10": "Design Manager", "11": "UI Designer", "12": "UX Designer", "13": "Visual Designer",
-	"20": "Development Manager", "21": "Frontend Developer", "22": "Backend Developer", "23": "DevOps",
-	"30": "Business Manager", "31": "Accounting", "32": "Strategy", "33": "Analytics",
+// team is the team, window by window in creation order, each window's
+// agents in pane order, its manager first: the one table that every view
+// of the team (Windows, All, the targets of Expand) is made from.
+var team = []struct {
+	name, title string
+	agents      [][2]string // id, name
+}{
+	{"meta", "Meta Unit", [][2]string{{"00", "Meta Manager"}}},
+	{"design", "Design Unit", [][2]string{{"10", "Design Manager"}, {"11", "UI Designer"}, {"12", "UX Designer"}, {"13", "Visual Designer"}}},
+	{"development", "Development Unit", [][2]string{{"20", "Development Manager"}, {"21", "Frontend Developer"}, {"22", "Backend Developer"}, {"23", "DevOps"}}},
+	{"business", "Business Unit", [][2]string{{"30", "Business Manager"}, {"31", "Accounting"}, {"32", "Strategy"}, {"33", "Analytics"}}},
 }
 
 // Windows returns the four windows of a session in creation order.
 func Windows() []Window {
-	out := make([]Window, len(windows))
-	for i, w := range windows {
-		w.Agents = slices.Clone(w.Agents)
-		out[i] = w
+	out := make([]Window, len(team))
+	for i, w := range team {
+		out[i] = Window{Name: w.name, Title: w.title}
+		for _, a := range w.agents {
+			out[i].Agents = append(out[i].Agents, a[0])
+		}
 	}
 	return out
 }
 
-// All returns the thirteen agents in launch order: 00, 10…13, 20…23, 30…33.
+// All returns the thirteen agents in launch order: 00, 10…13, 20…23,
+// 30…33. The first agent of a window is its manager, and runs opus.
 func All() []Agent {
 	var out []Agent
-	for _, w := range windows {
-		for pane, id := range w.Agents {
+	for _, w := range team {
+		for pane, a := range w.agents {
 			model := "sonnet"
-			if id[1] == '0' {
+			if pane == 0 {
 				model = "opus"
 			}
-			out = append(out, Agent{ID: id, Name: names[id], Model: model, Window: w.Name, Pane: pane})
+			out = append(out, Agent{ID: a[0], Name: a[1], Model: model, Window: w.name, Pane: pane})
 		}
 	}
 	return out
@@ -61,12 +63,12 @@ func All() []Agent {
 
 // Lookup finds an agent by its two-digit id.
 func Lookup(id string) (Agent, bool) {
-	for _, a := range All() {
-		if a.ID == id {
-			return a, true
-		}
+	all := All()
+	i := slices.IndexFunc(all, func(a Agent) bool { return a.ID == id })
+	if i < 0 {
+		return Agent{}, false
 	}
-	return Agent{}, false
+	return all[i], true
 }
 
 // IDs returns the thirteen agents' ids in launch order.

@@ -2,28 +2,43 @@ package roster
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 )
 
-// groups are the named targets; each expands to these ids in this order.
-var groups = map[string][]string{
-	"window0": {"00"},
-	"window1": {"10", "11", "12", "13"},
-	"window2": {"20", "21", "22", "23"},
-	"window3": {"30", "31", "32", "33"},
-	// The later versions of the bash tool named the windows by number,
-	// too; no agent id has one digit.
-	"0":           {"00"},
-	"1":           {"10", "11", "12", "13"},
-	"2":           {"20", "21", "22", "23"},
-	"3":           {"30", "31", "32", "33"},
-	"meta":        {"00"},
-	"design":      {"10", "11", "12", "13"},
-	"development": {"20", "21", "22", "23"},
-	"business":    {"30", "31", "32", "33"},
-	"managers":    {"00", "10", "20", "30"},
-	"workers":     {"11", "12", "13", "21", "22", "23", "31", "32", "33"},
-	"all":         {"00", "10", "11", "12", "13", "20", "21", "22", "23", "30", "31", "32", "33"},
+// groups are the named targets, each with the ids it expands to, in
+// order: each window by its name, as windowN and as N (the later versions
+// of the bash tool named the windows by number too; no agent id has one
+// digit), then managers (the first agent of each window), workers (the
+// others) and all.
+var groups = makeGroups()
+
+func makeGroups() map[string][]string {
+	g := map[string][]string{}
+	for i, w := range Windows() {
+		n := strconv.Itoa(i)
+		g[w.Name], g["window"+n], g[n] = w.Agents, w.Agents, w.Agents
+		g["managers"] = append(g["managers"], w.Agents[0])
+		g["workers"] = append(g["workers"], w.Agents[1:]...)
+	}
+	g["all"] = IDs()
+	return g
+}
+
+// Targets are the names one part of a target may be, as completion offers
+// them: the ids, the ids as agent-NN, each window by name and as windowN,
+// then managers, workers and all. A window's bare number, which Expand
+// takes too, is not offered: it is there for the scripts of the bash
+// tool's later versions.
+func Targets() []string {
+	names := IDs()
+	for _, id := range IDs() {
+		names = append(names, "agent-"+id)
+	}
+	for i, w := range Windows() {
+		names = append(names, w.Name, "window"+strconv.Itoa(i))
+	}
+	return append(names, "managers", "workers", "all")
 }
 
 // Expand turns a target into agent ids, in order and with duplicates
@@ -77,7 +92,7 @@ func expandOne(part string) ([]string, bool) {
 		return g, true
 	}
 	id := strings.TrimPrefix(part, "agent-")
-	if _, ok := names[id]; ok {
+	if _, ok := Lookup(id); ok {
 		return []string{id}, true
 	}
 	return nil, false

@@ -1,6 +1,7 @@
 package roster
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -30,6 +31,27 @@ func TestRecipients(t *testing.T) {
 		}
 		if got := strings.Join(unknown, " "); got != tt.unknown {
 			t.Errorf("Recipients(%q) unknown = %q, want %q (%s)", tt.target, got, tt.unknown, tt.why)
+		}
+	}
+}
+
+func TestTargets(t *testing.T) {
+	got := strings.Join(Targets(), " ")
+	want := "00 10 11 12 13 20 21 22 23 30 31 32 33 " +
+		"agent-00 agent-10 agent-11 agent-12 agent-13 agent-20 agent-21 agent-22 agent-23 agent-30 agent-31 agent-32 agent-33 " +
+		"meta window0 design window1 development window2 business window3 managers workers all"
+	if got != want {
+		t.Errorf("Targets() = %q, want %q (the order completion offers them)", got, want)
+	}
+	for _, name := range Targets() {
+		if ids, unknown := Expand(name); len(ids) == 0 || len(unknown) != 0 {
+			t.Errorf("Expand(%q) = %v, %v: completion offers a target send refuses", name, ids, unknown)
+		}
+	}
+	for _, a := range All() {
+		ids, _ := Expand("managers")
+		if manager := slices.Contains(ids, a.ID); manager != (a.Model == "opus") {
+			t.Errorf("agent %s: among managers %v, model %s: a manager is the first of its window, and runs opus", a.ID, manager, a.Model)
 		}
 	}
 }

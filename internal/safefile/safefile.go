@@ -3,7 +3,8 @@
 // …Follow functions, for a path the user named), never blocks on a FIFO or
 // a device, accepts only regular files, writes in place only to a file
 // with no other name (a hard link), and reads at most a given number of
-// bytes.
+// bytes. It also holds mas's only way to replace a file whole (a temporary
+// name, then a rename): WriteAtomic, Replace and Symlink.
 package safefile
 
 import (
@@ -13,6 +14,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"syscall"
 )
 
@@ -241,7 +243,14 @@ func check(path string, ok func(fs.FileMode) bool, notOK error) (fs.FileInfo, er
 // WriteAtomic replaces path with data, mode perm, through a temporary file
 // in the same directory and a rename: a reader sees the old file or the
 // new one, never a mix. A link or special file at path is refused, never
-// followed or replaced. It does not fsync: see the callers.
+// followed or replaced. It is the one atomic write of mas: every file that
+// another process may read while it changes goes through it.
+//
+// The rename makes it safe against a process killed at any point; it does
+// not fsync: the files it writes describe tmux sessions, which do not
+// outlive the machine, and a registry torn by a power cut is rebuilt from
+// the session directories. An fsync costs milliseconds on a real disk,
+// several of them per start.
 func WriteAtomic(path string, data []byte, perm os.FileMode) error {
 	if err := CheckReplaceable(path); err != nil {
 		return fmt.Errorf("write %w", err)
@@ -287,6 +296,23 @@ func Replace(path string, perm os.FileMode) (*os.File, error) {
 		return nil, fmt.Errorf("replace %s: %w", path, err)
 	}
 	return f, nil
+}
+
+// Symlink makes path a symbolic link to target, replacing what is at path
+// at once: the new link is made under a temporary name in the same
+// directory, then renamed over path, so that a process that looks finds
+// the old link or the new one, never none.
+func Symlink(target, path string) error {
+	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+"."+strconv.Itoa(os.Getpid()))
+	os.Remove(tmp)
+	if err := os.Symlink(target, tmp); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
 }
 
 // createTemp makes a new file of mode perm, named after path, in its

@@ -259,3 +259,21 @@ func TestChmodDirNeverFollowsALink(t *testing.T) {
 		t.Errorf("mode %v, want 0750", fi.Mode().Perm())
 	}
 }
+
+// TestSymlinkReplaces: a link made again points at the new target, with
+// nothing left beside it; one made where none was is made.
+func TestSymlinkReplaces(t *testing.T) {
+	dir := t.TempDir()
+	link := filepath.Join(dir, "mas")
+	for _, target := range []string{"/old/mas", "/new/mas"} {
+		if err := Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := os.Readlink(link); got != target || err != nil {
+			t.Errorf("link points at %q (%v), want %q", got, err, target)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("left beside it: %v", entries)
+	}
+}

@@ -8,12 +8,10 @@
 // no screens) that keeps the title's count and the notifications going.
 "use strict";
 
-const agents = [
-  ["00", "Meta Manager"], ["10", "Design Manager"], ["11", "UI Designer"], ["12", "UX Designer"],
-  ["13", "Visual Designer"], ["20", "Development Manager"], ["21", "Frontend Developer"],
-  ["22", "Backend Developer"], ["23", "DevOps"], ["30", "Business Manager"], ["31", "Accounting"],
-  ["32", "Strategy"], ["33", "Analytics"],
-];
+// The team, window by window, each window's agents manager first: the
+// server puts it into the page (from package roster, its one table).
+const team = JSON.parse(document.getElementById("team").textContent);
+const agents = team.flatMap((w) => w.agents.map((a) => [a.id, a.name]));
 const refreshEvery = 2000; // ms between the end of a refresh and the next
 const glanceEvery = 10000; // the same, while the tab is hidden
 const screenLines = 60; // lines asked of each agent's screen
@@ -493,19 +491,24 @@ function promptFields() {
   }
 }
 
-// agentsPayload builds the {metaManager, units} shape POST /runs reads.
+// agentsPayload builds the {metaManager, units} shape POST /runs reads:
+// the first window is the meta manager's, each of the others a unit,
+// numbered from 1, whose first agent is its manager.
 function agentsPayload(form) {
   const text = (id) => form.elements["prompt-" + id].value.trim();
+  const prompt = (a) => ({ id: a.id, prompt: text(a.id) });
+  const [meta, ...units] = team;
   const payload = { units: [] };
-  if (text("00")) payload.metaManager = { id: "00", prompt: text("00") };
-  for (const unit of ["1", "2", "3"]) {
-    const u = { unitId: Number(unit), workers: [] };
-    if (text(unit + "0")) u.manager = { id: unit + "0", prompt: text(unit + "0") };
-    for (const w of ["1", "2", "3"]) {
-      if (text(unit + w)) u.workers.push({ id: unit + w, prompt: text(unit + w) });
+  if (text(meta.agents[0].id)) payload.metaManager = prompt(meta.agents[0]);
+  units.forEach((w, i) => {
+    const [manager, ...workers] = w.agents;
+    const u = { unitId: i + 1, workers: [] };
+    if (text(manager.id)) u.manager = prompt(manager);
+    for (const a of workers) {
+      if (text(a.id)) u.workers.push(prompt(a));
     }
     if (u.manager || u.workers.length) payload.units.push(u);
-  }
+  });
   return payload;
 }
 
