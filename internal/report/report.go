@@ -75,6 +75,15 @@ func (r *Reporter) Debugf(format string, args ...any) {
 // spend work on building a trace.
 func (r *Reporter) Debugging() bool { return r != nil && r.debug }
 
+// Writer is the stream itself, for what another program writes there (a
+// notify command's output); io.Discard for a nil Reporter.
+func (r *Reporter) Writer() io.Writer {
+	if r == nil {
+		return io.Discard
+	}
+	return r.w
+}
+
 func (r *Reporter) tagged(color, tag, format string, args []any) {
 	if r == nil {
 		return
