@@ -55,6 +55,7 @@ func main() {
 		ExeDir:    exeDir,
 		StdinTTY:  isTerminal(os.Stdin),
 		StdoutTTY: isTerminal(os.Stdout),
+		StderrTTY: isTerminal(os.Stderr),
 		Version:   version,
 	})
 	// A command that a signal cut short says so in its exit status; one

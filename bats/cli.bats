@@ -247,3 +247,29 @@ OUT
 	assert_line --index 1 "  mas send [<from>] <target> <message>"
 	assert_output --partial "-e, --execute"
 }
+
+@test "MAS_DEBUG=1 traces every tmux call on stderr; stdout is the same as without it" {
+	run --separate-stderr mas status
+	assert_success
+	local plain="$output"
+	[ -z "$stderr" ]
+	MAS_DEBUG=1 run --separate-stderr mas status
+	assert_success
+	assert_equal "$output" "$plain"
+	# One line per tmux process, with its argv and how long it took.
+	run grep -c '^mas: debug: .*tmux.* ([0-9.]*[µm]*s)$' <<<"$stderr"
+	[ "$output" -ge 1 ]
+	run grep -vc '^mas: debug: ' <<<"$stderr"
+	assert_output 0
+}
+
+@test "what people read on a terminal's stderr is in colour, unless NO_COLOR is set" {
+	command -v script >/dev/null || skip "script(1) is not installed"
+	run bash -c 'script -qec "$MAS_BIN session prune" /dev/null </dev/null' 3>&-
+	assert_success
+	assert_output --partial $'\033[1;34m[INFO]\033[0m Removed 0 half-made session(s)'
+	run bash -c 'NO_COLOR=1 script -qec "$MAS_BIN session prune" /dev/null </dev/null' 3>&-
+	assert_success
+	assert_output --partial '[INFO] Removed 0 half-made session(s)'
+	refute_output --partial $'\033['
+}

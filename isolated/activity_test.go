@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -124,7 +123,7 @@ func TestLastActivity(t *testing.T) {
 	}
 
 	// Another writer of the entry (a status change) keeps it.
-	if err := record(ctx, root, indexEntry{SessionID: s.ID, Status: "active"}, t2, io.Discard); err != nil {
+	if err := record(ctx, root, indexEntry{SessionID: s.ID, Status: "active"}, t2, nil); err != nil {
 		t.Fatal(err)
 	}
 	if e := entryOf(t, root, s.ID); e["lastActivity"] != want {
@@ -135,7 +134,7 @@ func TestLastActivity(t *testing.T) {
 	t3 := t2.Add(time.Hour)
 	event(t, s, "33", activity.PreToolUse, t3)
 	f.Add(s.TmuxName)
-	if _, err := Stop(ctx, rec, root, s.ID, t3, io.Discard); err != nil {
+	if _, err := Stop(ctx, rec, root, s.ID, t3, nil); err != nil {
 		t.Fatal(err)
 	}
 	want = "2026-01-02T04:06:05Z"

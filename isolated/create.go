@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"time"
@@ -25,14 +25,14 @@ import (
 
 // CreateOptions say how to create a session.
 type CreateOptions struct {
-	Root     string      // $ROOT: templates are read and sessions/ is written here
-	ID       string      // MAS_SESSION_ID, or "" for a new random id
-	Config   []byte      // content of --config, or nil; must be valid JSON
-	Command  string      // agent command (MAS_AGENT_COMMAND or "clauded")
-	Shell    string      // the user's shell
-	PaneLogs bool        // append each pane's output to logs/agent-NN.log
-	Tmux     tmux.Client //
-	Progress io.Writer   // progress lines for people
+	Root     string           // $ROOT: templates are read and sessions/ is written here
+	ID       string           // MAS_SESSION_ID, or "" for a new random id
+	Config   []byte           // content of --config, or nil; must be valid JSON
+	Command  string           // agent command (MAS_AGENT_COMMAND or "clauded")
+	Shell    string           // the user's shell
+	PaneLogs bool             // append each pane's output to logs/agent-NN.log
+	Tmux     tmux.Client      //
+	Report   *report.Reporter // tells people what happens
 	Now      func() time.Time
 	NewID    func() (string, error) // draws an id; nil means a random UUID v4
 	// Wiring says how the agents report their events; its Continue is
@@ -126,7 +126,7 @@ func create(ctx context.Context, o CreateOptions, id string) (*Session, error) {
 	}
 	// The session is active: the marker has done its work.
 	os.Remove(filepath.Join(s.Dir, markerName))
-	s.logEvent(o.Now(), string(Active), o.Progress)
+	s.logEvent(o.Now(), string(Active), o.Report)
 	return s, nil
 }
 
@@ -157,7 +157,7 @@ func newSession(o CreateOptions, id string) *Session {
 // writes the session's own files and registers it; it returns the name of
 // the step that failed.
 func writeWorkspace(ctx context.Context, o CreateOptions, s *Session, entry indexEntry, u *undo.List) (string, error) {
-	progress(o.Progress, "Creating session workspace: %s", s.Dir)
+	o.Report.Infof("Creating session workspace: %s", s.Dir)
 	copied := make(chan error, 1)
 	go func() { copied <- templates.Install(o.Root, s.UnitDir, s.WorkflowsDir, roster.IDs()) }()
 	step, err := writeFiles(ctx, o, s, entry, u)
@@ -185,9 +185,9 @@ func writeFiles(ctx context.Context, o CreateOptions, s *Session, entry indexEnt
 	crashPoint("files")
 	// A registration that fails half-way is undone as well.
 	u.Add("unregister session", func(ctx context.Context) error {
-		return record(ctx, o.Root, indexEntry{SessionID: s.ID}, o.Now(), o.Progress)
+		return record(ctx, o.Root, indexEntry{SessionID: s.ID}, o.Now(), o.Report)
 	})
-	return "register session", record(ctx, o.Root, entry, o.Now(), o.Progress)
+	return "register session", record(ctx, o.Root, entry, o.Now(), o.Report)
 }
 
 // startAgents creates the session's tmux session with the thirteen agents,
@@ -195,7 +195,7 @@ func writeFiles(ctx context.Context, o CreateOptions, s *Session, entry indexEnt
 // and the tmux session once it is made (one of that name that it did not
 // make is left alone).
 func startAgents(ctx context.Context, o CreateOptions, s *Session, u *undo.List) error {
-	progress(o.Progress, "Starting 13 agents in tmux session %s", s.TmuxName)
+	o.Report.Infof("Starting 13 agents in tmux session %s", s.TmuxName)
 	logDir := ""
 	if o.PaneLogs {
 		logDir = filepath.Join(s.Dir, "logs")
@@ -243,7 +243,7 @@ func activate(ctx context.Context, o CreateOptions, s *Session, entry indexEntry
 	saved := make(chan error, 1)
 	go func() { saved <- s.save() }()
 	entry.Status = Active
-	err := record(ctx, o.Root, entry, o.Now(), o.Progress)
+	err := record(ctx, o.Root, entry, o.Now(), o.Report)
 	if serr := <-saved; serr != nil {
 		return "write session files", serr
 	}
@@ -351,10 +351,4 @@ func pickID(ctx context.Context, o CreateOptions) (string, error) {
 		return "", &StepError{"generate session id", err}
 	}
 	return id, nil
-}
-
-func progress(w io.Writer, format string, args ...any) {
-	if w != nil {
-		fmt.Fprintf(w, "[INFO] "+format+"\n", args...)
-	}
 }

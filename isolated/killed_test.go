@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"mas/internal/report"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -251,7 +252,7 @@ func TestKilledCreate(t *testing.T) {
 		t.Errorf("session list after its tmux session ended: %q", got)
 	}
 	var warn strings.Builder
-	if removed, _, err := Prune(ctx, r, root, time.Now(), &warn); err != nil || len(removed) != 0 {
+	if removed, _, err := Prune(ctx, r, root, time.Now(), report.New(&warn, false, false)); err != nil || len(removed) != 0 {
 		t.Errorf("prune once its agents are gone: %v, %v; want nothing removed", removed, err)
 	}
 	if _, err := os.Stat(work); err != nil {

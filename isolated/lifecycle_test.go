@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"testing"
@@ -22,7 +23,7 @@ func TestLifecycle(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	var progress bytes.Buffer
-	s, err := Create(ctx, CreateOptions{Root: root, Config: []byte(`{}`), Tmux: rec, Progress: &progress, PaneLogs: true,
+	s, err := Create(ctx, CreateOptions{Root: root, Config: []byte(`{}`), Tmux: rec, Report: report.New(&progress, false, false), PaneLogs: true,
 		Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +41,7 @@ func TestLifecycle(t *testing.T) {
 		t.Errorf("a session whose tmux session is gone: %q, lost %v; want stopped and lost", list[0].Status, list[0].Lost)
 	}
 	f.Add(s.TmuxName)
-	stopped, err := Stop(ctx, rec, root, s.ID, now, &progress)
+	stopped, err := Stop(ctx, rec, root, s.ID, now, report.New(&progress, false, false))
 	if err != nil || stopped.Status != "stopped" || f.Has(s.TmuxName) {
 		t.Fatalf("stop: %+v, %v", stopped, err)
 	}
@@ -50,7 +51,7 @@ func TestLifecycle(t *testing.T) {
 
 	f.Add(s.TmuxName)
 	os.WriteFile(filepath.Join(s.Dir, ".session"), []byte("STATUS='broken\n"), 0o600)
-	_, err = Stop(ctx, rec, root, s.ID, now, &progress)
+	_, err = Stop(ctx, rec, root, s.ID, now, report.New(&progress, false, false))
 	var unrecorded *RecordError
 	if !errors.As(err, &unrecorded) || !unrecorded.Untrusted || f.Has(s.TmuxName) {
 		t.Errorf("stop of an unreadable session: %v, running %v; want the tmux session killed and a RecordError", err, f.Has(s.TmuxName))

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
+	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"slices"
@@ -40,7 +40,7 @@ import (
 // and rebuilds a corrupt index from the session directories. It never
 // removes a directory because of an index entry. It returns the ids of the
 // sessions it removed and of those whose removal it finished.
-func Prune(ctx context.Context, c tmux.Client, root string, now time.Time, warn io.Writer) (removed, finished []string, err error) {
+func Prune(ctx context.Context, c tmux.Client, root string, now time.Time, warn *report.Reporter) (removed, finished []string, err error) {
 	if err := checkSessionsDir(root); err != nil {
 		return nil, nil, err
 	}
@@ -69,7 +69,7 @@ func Prune(ctx context.Context, c tmux.Client, root string, now time.Time, warn 
 		for _, id := range ids {
 			why, err := pruneReason(root, id, names, j)
 			if err != nil {
-				warnf(warn, "session %s left as it is: %v", id, err)
+				warn.Warnf("session %s left as it is: %v", id, err)
 			}
 			if why == "" {
 				continue
@@ -160,12 +160,12 @@ func (j *journal) everActive(id string) (bool, error) {
 
 // repairIndex drops from the index the removed sessions and every entry
 // that names no session directory, and writes it when it changed.
-func repairIndex(root string, removed []string, now time.Time, warn io.Writer) error {
+func repairIndex(root string, removed []string, now time.Time, warn *report.Reporter) error {
 	ix, err := readIndex(root)
 	var corrupt *corruptIndexError
 	changed := errors.As(err, &corrupt)
 	if changed {
-		warnf(warn, "%v; rebuilding it from the session directories", err)
+		warn.Warnf("%v; rebuilding it from the session directories", err)
 		ix, err = rebuildIndex(root)
 	}
 	if err != nil {
@@ -187,7 +187,7 @@ func repairIndex(root string, removed []string, now time.Time, warn io.Writer) e
 			}
 		}
 		if drop != "" {
-			warnf(warn, "index entry %q dropped: %s", e.SessionID, drop)
+			warn.Warnf("index entry %q dropped: %s", e.SessionID, drop)
 		}
 		if drop != "" || slices.Contains(removed, e.SessionID) {
 			changed = true
@@ -206,10 +206,4 @@ func repairIndex(root string, removed []string, now time.Time, warn io.Writer) e
 		}
 	}
 	return writeIndex(root, ix, now)
-}
-
-func warnf(w io.Writer, format string, args ...any) {
-	if w != nil {
-		fmt.Fprintf(w, "mas: warning: "+format+"\n", args...)
-	}
 }

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"slices"
@@ -224,13 +224,11 @@ func (e *corruptIndexError) Error() string { return fmt.Sprintf("%s is corrupt: 
 
 // readOrRebuildIndex reads the index; a corrupt one is rebuilt from the
 // session directories, with a warning.
-func readOrRebuildIndex(root string, warn io.Writer) (*index, error) {
+func readOrRebuildIndex(root string, warn *report.Reporter) (*index, error) {
 	ix, err := readIndex(root)
 	var corrupt *corruptIndexError
 	if errors.As(err, &corrupt) {
-		if warn != nil {
-			fmt.Fprintf(warn, "mas: warning: %v; rebuilding it from the session directories\n", err)
-		}
+		warn.Warnf("%v; rebuilding it from the session directories", err)
 		return rebuildIndex(root)
 	}
 	return ix, err
@@ -279,13 +277,13 @@ func appendJournal(root, id string, status Status, now time.Time) error {
 // when e has one; other fields stay), adding its entry when missing, and
 // journals the change; status "" removes the entry (and
 // journals "error", the end of a session that never became active).
-func record(ctx context.Context, root string, e indexEntry, now time.Time, warn io.Writer) error {
+func record(ctx context.Context, root string, e indexEntry, now time.Time, warn *report.Reporter) error {
 	return locked(ctx, root, func() error { return recordLocked(root, e, Error, now, warn) })
 }
 
 // recordLocked is record for a caller that holds the registry lock; an
 // entry removed (status "") is journaled as gone.
-func recordLocked(root string, e indexEntry, gone Status, now time.Time, warn io.Writer) error {
+func recordLocked(root string, e indexEntry, gone Status, now time.Time, warn *report.Reporter) error {
 	// Both files or neither.
 	if err := checkRegistry(root); err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"slices"
@@ -39,7 +40,7 @@ import (
 // ended leaves that directory, which Removals reports and Prune deletes.
 // A refusal changes nothing; a failure to delete some of the files is an
 // error that says where they are.
-func Remove(ctx context.Context, c tmux.Client, root, id string, force bool, now time.Time, warn io.Writer) (*Session, error) {
+func Remove(ctx context.Context, c tmux.Client, root, id string, force bool, now time.Time, warn *report.Reporter) (*Session, error) {
 	s, err := removable(root, id)
 	if err != nil {
 		return nil, err
@@ -100,7 +101,7 @@ func isRunning(ctx context.Context, c tmux.Client, s *Session) (bool, error) {
 // directory of sessions/, drops its index entry and journals "removed". It
 // returns that hidden directory, open with its flock held (see Removals);
 // a refusal or a failure leaves everything as it was.
-func moveAside(ctx context.Context, c tmux.Client, root, id string, now time.Time, warn io.Writer) (string, *os.File, error) {
+func moveAside(ctx context.Context, c tmux.Client, root, id string, now time.Time, warn *report.Reporter) (string, *os.File, error) {
 	if err := checkRegistry(root); err != nil {
 		return "", nil, &StepError{"check session registry", err}
 	}
@@ -226,7 +227,7 @@ func removal(f *os.File, dir, prefix string) (r Removal, held bool) {
 // journals "removed", as the removal would have; the caller holds the
 // registry lock. It returns the ids of the sessions whose removal it
 // finished; what it leaves is reported to warn.
-func finishRemovals(root string, now time.Time, warn io.Writer) ([]string, error) {
+func finishRemovals(root string, now time.Time, warn *report.Reporter) ([]string, error) {
 	removals, err := Removals(root)
 	if err != nil {
 		return nil, err
@@ -234,7 +235,7 @@ func finishRemovals(root string, now time.Time, warn io.Writer) ([]string, error
 	var finished []string
 	for _, r := range removals {
 		if r.Err != nil {
-			warnf(warn, "%s left as it is: %v", r.Dir, r.Err)
+			warn.Warnf("%s left as it is: %v", r.Dir, r.Err)
 			continue
 		}
 		held, err := holdRemoval(r.Dir)
@@ -247,7 +248,7 @@ func finishRemovals(root string, now time.Time, warn io.Writer) ([]string, error
 			// What cannot be deleted (a directory an agent made
 			// read-only) stops neither the rest of the prune nor the
 			// next one.
-			warnf(warn, "%s left as it is: %v", r.Dir, err)
+			warn.Warnf("%s left as it is: %v", r.Dir, err)
 			continue
 		}
 		if r.ID == "" {
@@ -264,7 +265,7 @@ func finishRemovals(root string, now time.Time, warn io.Writer) ([]string, error
 // unregisterRemoved drops the index entry of session id, whose directory
 // was removed, and journals "removed", unless the removal did already or
 // a session of that id was made since.
-func unregisterRemoved(root, id string, now time.Time, warn io.Writer) error {
+func unregisterRemoved(root, id string, now time.Time, warn *report.Reporter) error {
 	if _, err := os.Lstat(Dir(root, id)); !errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

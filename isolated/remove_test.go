@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"slices"
@@ -233,7 +234,7 @@ func TestPruneFinishesInterruptedRemovals(t *testing.T) {
 	}
 
 	var warn strings.Builder
-	removed, finished, err := Prune(ctx, rec, root, testNow, &warn)
+	removed, finished, err := Prune(ctx, rec, root, testNow, report.New(&warn, false, false))
 	slices.Sort(finished)
 	wantFinished := []string{moved.ID, partly.ID}
 	slices.Sort(wantFinished)

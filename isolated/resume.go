@@ -70,7 +70,7 @@ func Resume(ctx context.Context, o CreateOptions) (*Session, error) {
 	// .session and metadata.json, then the registry (the last added runs
 	// first).
 	u.Add("record session as stopped", func(ctx context.Context) error {
-		return record(ctx, o.Root, stopped.entry(), o.Now(), o.Progress)
+		return record(ctx, o.Root, stopped.entry(), o.Now(), o.Report)
 	})
 	u.Add("write session files as stopped", func(context.Context) error { return stopped.save() })
 	crashPoint("resume-tmux")
@@ -78,7 +78,7 @@ func Resume(ctx context.Context, o CreateOptions) (*Session, error) {
 		return nil, fail(ctx, &u, step, err)
 	}
 	crashPoint("resume-active")
-	s.logEvent(o.Now(), "resumed", o.Progress)
+	s.logEvent(o.Now(), "resumed", o.Report)
 	return s, nil
 }
 

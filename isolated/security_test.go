@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"slices"
@@ -261,7 +262,7 @@ func TestPruneRemovesOnlyInterruptedCreations(t *testing.T) {
 	var warn strings.Builder
 	f, rec := faketmux.New()
 	f.Add("mas-00000006")
-	removed, _, err := Prune(context.Background(), rec, root, time.Now(), &warn)
+	removed, _, err := Prune(context.Background(), rec, root, time.Now(), report.New(&warn, false, false))
 	if err != nil {
 		t.Fatal(err)
 	}

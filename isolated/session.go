@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
+	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"time"
@@ -233,7 +233,7 @@ func (s *Session) saveMetadata() error {
 // a log with another name (a hard link, which may be any file of the
 // user's) is not written to (and never waited on). A session without a
 // logs directory has no log.
-func (s *Session) logEvent(t time.Time, event string, warn io.Writer) {
+func (s *Session) logEvent(t time.Time, event string, warn *report.Reporter) {
 	dir := filepath.Join(s.home, "logs")
 	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
 		return
@@ -244,7 +244,7 @@ func (s *Session) logEvent(t time.Time, event string, warn io.Writer) {
 		f, err = safefile.OpenInPlace(filepath.Join(dir, "session.log"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	}
 	if err != nil {
-		warnf(warn, "session log not written: %v", err)
+		warn.Warnf("session log not written: %v", err)
 		return
 	}
 	fmt.Fprintf(f, "%s %s %s\n", timestamp(t), s.TmuxName, event)

@@ -3,7 +3,7 @@ package isolated
 import (
 	"context"
 	"fmt"
-	"io"
+	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"slices"
@@ -29,7 +29,7 @@ import (
 //
 // The marker that a create or resume killed half-way left (nobody holds
 // it) goes too: this stop ends what that create or resume started.
-func Stop(ctx context.Context, c tmux.Client, root, id string, now time.Time, warn io.Writer) (*Session, error) {
+func Stop(ctx context.Context, c tmux.Client, root, id string, now time.Time, warn *report.Reporter) (*Session, error) {
 	name := TmuxName(id)
 	s, loadErr := Load(root, id)
 	if err := killOwn(ctx, c, root, id); err != nil {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
+	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"time"
@@ -32,7 +32,7 @@ type CreateOptions struct {
 	Command  string // agent command
 	Shell    string // the user's shell
 	Tmux     tmux.Client
-	Progress io.Writer
+	Report   *report.Reporter
 	Now      func() time.Time
 	Wiring   activity.Wiring // how the agents report their events
 	// Mas, when set, is the binary the panes find first on their PATH as
@@ -121,9 +121,7 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 	if err != nil {
 		return nil, u.Fail(ctx, fmt.Errorf("links to mas: %w", err))
 	}
-	if o.Progress != nil {
-		fmt.Fprintf(o.Progress, "[INFO] Starting 13 agents in tmux session %s\n", s.Name)
-	}
+	o.Report.Infof("Starting 13 agents in tmux session %s", s.Name)
 	launch, err := o.Wiring.Start(ActivityDir(s.Root), now())
 	if err != nil {
 		return nil, u.Fail(ctx, err)
@@ -192,9 +190,7 @@ func prepareUnits(s *Session, o CreateOptions) error {
 	if o.SkipInit {
 		return fmt.Errorf("unit directories missing in %s: %v (run without --skip-init, or mas init)", s.UnitDir, missing)
 	}
-	if o.Progress != nil {
-		fmt.Fprintf(o.Progress, "[INFO] Filling %s from the templates\n", s.UnitDir)
-	}
+	o.Report.Infof("Filling %s from the templates", s.UnitDir)
 	if err := templates.Fill(s.UnitDir, s.WorkflowsDir, missing); err != nil {
 		return fmt.Errorf("copy templates: %w", err)
 	}

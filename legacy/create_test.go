@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,7 +27,7 @@ func TestCreateStop(t *testing.T) {
 	}
 	f, rec := faketmux.New()
 	var progress bytes.Buffer
-	o := CreateOptions{Root: root, Project: "demo", Command: "agent", Shell: "/bin/sh", Tmux: rec, Progress: &progress,
+	o := CreateOptions{Root: root, Project: "demo", Command: "agent", Shell: "/bin/sh", Tmux: rec, Report: report.New(&progress, false, false),
 		Now: func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.Local) }}
 	ctx := context.Background()
 	s, err := Create(ctx, o)
@@ -77,7 +78,7 @@ func TestCreateUnits(t *testing.T) {
 		root := t.TempDir()
 		f, rec := faketmux.New()
 		var progress bytes.Buffer
-		_, err := Create(context.Background(), CreateOptions{Root: root, SkipInit: tt.skipInit, Tmux: rec, Progress: &progress})
+		_, err := Create(context.Background(), CreateOptions{Root: root, SkipInit: tt.skipInit, Tmux: rec, Report: report.New(&progress, false, false)})
 		switch {
 		case tt.err == "" && err != nil, tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
 			t.Errorf("%s: %v", tt.why, err)

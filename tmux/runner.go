@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"mas/internal/report"
 	"os"
 	"os/exec"
 	"slices"
@@ -76,21 +77,17 @@ type Client interface {
 
 // Runner runs the real tmux binary.
 type Runner struct {
-	Bin    string    // tmux binary; "" means "tmux" looked up in PATH
-	Socket string    // -L socket name of a private server; "" for the default server
-	Env    []string  // environment of tmux; nil inherits this process's
-	Trace  io.Writer // when set, every call is written here with its duration
+	Bin    string           // tmux binary; "" means "tmux" looked up in PATH
+	Socket string           // -L socket name of a private server; "" for the default server
+	Env    []string         // environment of tmux; nil inherits this process's
+	Trace  *report.Reporter // when it debugs, every call is traced with its duration
 }
 
 // NewRunner returns a Runner configured from the environment:
-// MAS_TMUX_SOCKET selects a private server, MAS_DEBUG=1 traces every call to
-// trace.
-func NewRunner(getenv func(string) string, trace io.Writer) *Runner {
-	r := &Runner{Socket: getenv("MAS_TMUX_SOCKET")}
-	if getenv("MAS_DEBUG") == "1" {
-		r.Trace = trace
-	}
-	return r
+// MAS_TMUX_SOCKET selects a private server; every call is traced to trace
+// when it debugs (MAS_DEBUG=1 makes it so: see report).
+func NewRunner(getenv func(string) string, trace *report.Reporter) *Runner {
+	return &Runner{Socket: getenv("MAS_TMUX_SOCKET"), Trace: trace}
 }
 
 // Run runs one tmux command. Each argument is escaped so that tmux takes it
@@ -113,9 +110,7 @@ func (r *Runner) Attach(ctx context.Context, args ...string) error {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	start := time.Now()
 	err := cmd.Run()
-	if r.Trace != nil {
-		fmt.Fprintf(r.Trace, "mas: debug: %s (%s)\n", quoteArgv(argv), time.Since(start).Round(10*time.Microsecond))
-	}
+	r.trace(argv, start)
 	if err == nil {
 		return nil
 	}
@@ -165,9 +160,7 @@ func (r *Runner) exec(ctx context.Context, stdin io.Reader, args []string) ([]by
 	cmd.Stderr = &stderr
 	start := time.Now()
 	err := cmd.Run()
-	if r.Trace != nil {
-		fmt.Fprintf(r.Trace, "mas: debug: %s (%s)\n", quoteArgv(argv), time.Since(start).Round(10*time.Microsecond))
-	}
+	r.trace(argv, start)
 	if err == nil {
 		return stdout.Bytes(), nil
 	}
@@ -210,4 +203,11 @@ func interrupted(ctx context.Context, err error) error {
 		return fmt.Errorf("%w", context.Cause(ctx))
 	}
 	return fmt.Errorf("%w: %w", context.Cause(ctx), err)
+}
+
+// trace writes a call and its duration when the runner debugs.
+func (r *Runner) trace(argv []string, start time.Time) {
+	if r.Trace.Debugging() {
+		r.Trace.Debugf("%s (%s)", quoteArgv(argv), time.Since(start).Round(10*time.Microsecond))
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"mas/internal/report"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -253,8 +254,8 @@ func TestLiteralArguments(t *testing.T) {
 func TestTrace(t *testing.T) {
 	var trace bytes.Buffer
 	r := NewRunner(func(k string) string {
-		return map[string]string{"MAS_DEBUG": "1", "MAS_TMUX_SOCKET": "priv"}[k]
-	}, &trace)
+		return map[string]string{"MAS_TMUX_SOCKET": "priv"}[k]
+	}, report.New(&trace, false, true))
 	r.Bin = fakeTmux(t, "3.3a").Bin
 	if _, err := r.Run(context.Background(), nil, "display-message", "-p", "a b"); err != nil {
 		t.Fatal(err)
@@ -264,9 +265,14 @@ func TestTrace(t *testing.T) {
 	if !strings.HasPrefix(got, want) || !strings.HasSuffix(got, ")\n") {
 		t.Errorf("trace = %q, want prefix %q", got, want)
 	}
-	quiet := NewRunner(func(string) string { return "" }, &trace)
-	if quiet.Trace != nil || quiet.Socket != "" {
-		t.Errorf("without MAS_DEBUG/MAS_TMUX_SOCKET: %+v", quiet)
+	var none bytes.Buffer
+	quiet := NewRunner(func(string) string { return "" }, report.New(&none, false, false))
+	quiet.Bin = r.Bin
+	if _, err := quiet.Run(context.Background(), nil, "display-message", "-p", "x"); err != nil {
+		t.Fatal(err)
+	}
+	if none.Len() != 0 || quiet.Socket != "" {
+		t.Errorf("without debugging or MAS_TMUX_SOCKET: trace %q, socket %q", none.String(), quiet.Socket)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"mas/internal/report"
 	"net"
 	"net/http"
 	"os"
@@ -289,14 +290,14 @@ type Options struct {
 	Host string
 	// Log receives each new login URL (with a token): the first from
 	// New, the next one each time one is used.
-	Log io.Writer
+	Log *report.Reporter
 	// Refused, when set, is called for every request refused before it
 	// reached a handler.
 	Refused func(r *http.Request, status int)
 	// Requests, when set, receives one line per request: time, client,
 	// method, path (never the query, which may hold a login code; never a
 	// header), status and duration.
-	Requests io.Writer
+	Requests *report.Reporter
 }
 
 // Server is the API and its web page behind the request checks.

@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
-	"fmt"
 	"net"
 	"net/http"
 	"net/url"
@@ -40,7 +39,7 @@ func newLogin(o Options) *login {
 	}
 	l := &login{base: "http://" + net.JoinHostPort(strings.Trim(host, "[]"), port), cookie: "mas_" + port, log: func(string) {}}
 	if o.Log != nil {
-		l.log = func(url string) { fmt.Fprintf(o.Log, "[INFO] web page login URL (one use): %s\n", url) }
+		l.log = func(url string) { o.Log.Infof("web page login URL (one use): %s", url) }
 	}
 	l.code = random()
 	l.log(l.base + "/login?code=" + l.code)

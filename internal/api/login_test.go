@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"mas/internal/report"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -34,7 +35,7 @@ func send(h http.Handler, method, target string, header ...string) *httptest.Res
 
 func TestLoginURL(t *testing.T) {
 	var log bytes.Buffer
-	h := New(&fake{}, Options{Token: "s3cret", Addr: addr, Log: &log})
+	h := New(&fake{}, Options{Token: "s3cret", Addr: addr, Log: report.New(&log, false, false)})
 	m := loginLine.FindAllStringSubmatch(log.String(), -1)
 	if len(m) != 1 || m[0][1] != h.LoginURL() {
 		t.Fatalf("New printed %q; LoginURL %q", log.String(), h.LoginURL())
@@ -149,7 +150,7 @@ func TestOldLoginsAreForgotten(t *testing.T) {
 
 func TestNoLoginWithoutToken(t *testing.T) {
 	var log bytes.Buffer
-	h := New(&fake{}, Options{Addr: addr, Log: &log})
+	h := New(&fake{}, Options{Addr: addr, Log: report.New(&log, false, false)})
 	if h.LoginURL() != "" || log.Len() != 0 {
 		t.Errorf("LoginURL %q, log %q", h.LoginURL(), log.String())
 	}

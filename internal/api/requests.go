@@ -1,20 +1,18 @@
 package api
 
 import (
-	"fmt"
-	"io"
 	"net"
 	"net/http"
-	"sync"
 	"time"
+
+	"mas/internal/report"
 )
 
 // requestLog writes one line per request, for the person who runs the
 // server: what was asked, by whom, and how it ended. It never writes the
 // query or a header: a login code, the token and the cookie stay out.
 type requestLog struct {
-	mu sync.Mutex
-	w  io.Writer
+	w *report.Reporter
 }
 
 // maxLogged caps the method and the path written: what a client sends is
@@ -37,11 +35,8 @@ func (l *requestLog) log(r *http.Request, status int, d time.Duration) {
 	}
 	// The path is percent-encoded, and a method is a token: nothing a
 	// terminal interprets.
-	line := fmt.Sprintf("[INFO] %s %s %s %s %d %.1fms\n", time.Now().UTC().Format(time.RFC3339), client,
+	l.w.Infof("%s %s %s %s %d %.1fms", time.Now().UTC().Format(time.RFC3339), client,
 		capped(r.Method), capped(r.URL.EscapedPath()), status, float64(d.Microseconds())/1000)
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	io.WriteString(l.w, line)
 }
 
 // statusWriter remembers the status a handler answered with.

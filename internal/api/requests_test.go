@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"mas/internal/report"
 	"regexp"
 	"strings"
 	"testing"
@@ -13,7 +14,7 @@ import (
 func TestRequestLog(t *testing.T) {
 	const token = "s3cret-token"
 	var logins, requests bytes.Buffer
-	h := New(&fake{}, Options{Addr: addr, Token: token, Log: &logins, Requests: &requests})
+	h := New(&fake{}, Options{Addr: addr, Token: token, Log: report.New(&logins, false, false), Requests: report.New(&requests, false, false)})
 	code := loginLine.FindStringSubmatch(logins.String())[2]
 	send(h, "GET", "/health", "Authorization", "Bearer "+token)
 	login := send(h, "GET", "/login?code="+code)

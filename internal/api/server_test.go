@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mas/internal/report"
 	"net"
 	"net/http"
 	"os"
@@ -26,7 +27,9 @@ func serveTest(t *testing.T, ln net.Listener, b Backend, lim Limits) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, ln, New(b, Options{Addr: ln.Addr().String(), Requests: io.Discard}), lim) }()
+	go func() {
+		done <- Serve(ctx, ln, New(b, Options{Addr: ln.Addr().String(), Requests: report.New(io.Discard, false, false)}), lim)
+	}()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {

@@ -5,14 +5,14 @@
 // it reads from the outside world is passed in: the environment and the
 // working and binary directories (Env), tmux (Tmux, AnyServer), the time
 // it records (Now) and the root's background server (Daemon); what people
-// read goes to Progress. The files it reads and writes are the root's,
+// read goes to Report. The files it reads and writes are the root's,
 // under the directory those name.
 package app
 
 import (
 	"errors"
 	"fmt"
-	"io"
+	"mas/internal/report"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,8 +41,8 @@ type App struct {
 	// with -S (the background server's idle check asks every server).
 	AnyServer tmux.Client
 	Now       func() time.Time
-	// Progress receives [INFO] lines and warnings for people.
-	Progress io.Writer
+	// Report tells people what happens: [INFO] lines, warnings, traces.
+	Report *report.Reporter
 	// Daemon is the root's background HTTP server; nil: none is started,
 	// stopped or found.
 	Daemon Daemon
@@ -53,14 +53,14 @@ type App struct {
 }
 
 // New returns an App whose tmux calls run the real tmux, configured from
-// the environment (MAS_TMUX_SOCKET, MAS_DEBUG), with traces to progress.
+// the environment (MAS_TMUX_SOCKET), traced when rep debugs.
 // tmux runs without mas's own variables (see privateVars).
-func New(e Env, progress io.Writer) *App {
-	r := tmux.NewRunner(e.Getenv, progress)
+func New(e Env, rep *report.Reporter) *App {
+	r := tmux.NewRunner(e.Getenv, rep)
 	r.Env = tmuxEnviron(e.Environ)
 	bare := *r
 	bare.Socket = ""
-	return &App{Env: e, Tmux: r, AnyServer: &bare, Now: time.Now, Progress: progress}
+	return &App{Env: e, Tmux: r, AnyServer: &bare, Now: time.Now, Report: rep}
 }
 
 // UsageError is a command line (or an environment) the program cannot

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"io"
 	"slices"
 	"testing"
 
@@ -16,7 +15,7 @@ func TestTmuxGetsNoSecret(t *testing.T) {
 		return []string{"HOME=/h", "MAS_API_TOKEN=s3cret", "TMUX_TMPDIR=/t", ListenFDVar + "=3", ReadyFDVar + "=4", "MAS_API_TOKENX=kept", "PATH=/bin",
 			NotifyVar + "=curl -d @- https://hooks.example/s3cret"}
 	}
-	a := New(Env{Getenv: func(string) string { return "" }, Environ: environ}, io.Discard)
+	a := New(Env{Getenv: func(string) string { return "" }, Environ: environ}, nil)
 	want := []string{"HOME=/h", "TMUX_TMPDIR=/t", "MAS_API_TOKENX=kept", "PATH=/bin"}
 	for name, c := range map[string]tmux.Client{"Tmux": a.Tmux, "AnyServer": a.AnyServer} {
 		if got := c.(*tmux.Runner).Env; !slices.Equal(got, want) {
@@ -24,7 +23,7 @@ func TestTmuxGetsNoSecret(t *testing.T) {
 		}
 	}
 	// Unknown, it is inherited, as before.
-	if got := New(Env{Getenv: func(string) string { return "" }}, io.Discard).Tmux.(*tmux.Runner).Env; got != nil {
+	if got := New(Env{Getenv: func(string) string { return "" }}, nil).Tmux.(*tmux.Runner).Env; got != nil {
 		t.Errorf("without Environ: %q, want nil", got)
 	}
 }

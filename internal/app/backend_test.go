@@ -18,9 +18,9 @@ import (
 	"mas/isolated"
 )
 
-// report records hook event e of agent id in the activity directory dir,
+// hookEvent records hook event e of agent id in the activity directory dir,
 // at t, as the agent's hook does.
-func report(t *testing.T, dir, id string, e activity.Event, at time.Time) {
+func hookEvent(t *testing.T, dir, id string, e activity.Event, at time.Time) {
 	t.Helper()
 	_, err := activity.Update(context.Background(), dir, id, time.Minute, func(s activity.State) activity.State {
 		return activity.Apply(s, e, at)
@@ -58,9 +58,9 @@ func TestBackendShowsActivity(t *testing.T) {
 	run, dir := activeSession(t, a)
 	other, _ := activeSession(t, a) // no event yet: nobody needs a person
 	start := a.Now()
-	report(t, dir, "21", activity.Event{Name: activity.PermissionRequest, ToolName: "Bash"}, start.Add(time.Minute))
-	report(t, dir, "22", activity.Event{Name: activity.UserPromptSubmit}, start.Add(2*time.Minute))
-	report(t, dir, "23", activity.Event{Name: activity.SessionStart, Source: "startup"}, start.Add(30*time.Second))
+	hookEvent(t, dir, "21", activity.Event{Name: activity.PermissionRequest, ToolName: "Bash"}, start.Add(time.Minute))
+	hookEvent(t, dir, "22", activity.Event{Name: activity.UserPromptSubmit}, start.Add(2*time.Minute))
+	hookEvent(t, dir, "23", activity.Event{Name: activity.SessionStart, Source: "startup"}, start.Add(30*time.Second))
 
 	before := len(rec.Calls())
 	list, err := b.Sessions(ctx)
@@ -139,7 +139,7 @@ func TestBackendRefusesToAnswerADialog(t *testing.T) {
 	b := NewBackend(a)
 	ctx := context.Background()
 	run, dir := activeSession(t, a)
-	report(t, dir, "21", activity.Event{Name: activity.Notification, NotificationType: "permission_prompt",
+	hookEvent(t, dir, "21", activity.Event{Name: activity.Notification, NotificationType: "permission_prompt",
 		Message: "Claude needs your permission to use Bash"}, a.Now().Add(time.Minute))
 
 	// typed counts the tmux calls that typed into a pane.
@@ -193,7 +193,7 @@ func TestDeliverWaitsForAHeldLockOnce(t *testing.T) {
 	a, _, _, progress := testApp(t, map[string]string{"MAS_AGENT_HOOKS": "on"})
 	run, dir := activeSession(t, a)
 	for _, id := range roster.IDs() {
-		report(t, dir, id, activity.Event{Name: activity.Stop}, a.Now().Add(time.Minute))
+		hookEvent(t, dir, id, activity.Event{Name: activity.Stop}, a.Now().Add(time.Minute))
 	}
 	lock, err := os.OpenFile(filepath.Join(dir, ".lock"), os.O_RDWR, 0)
 	if err != nil {

@@ -330,7 +330,7 @@ exec tee "`+out+`/$MAS_SESSION_ID-$agent.in"
 	t.Cleanup(func() { exec.Command("tmux", "kill-server").Run() })
 
 	vars := map[string]string{"MAS_ROOT": root, "MAS_AGENT_COMMAND": stub, "SHELL": "/bin/sh", "MAS_HTTP": "off"}
-	a := New(Env{Getenv: func(k string) string { return vars[k] }, Cwd: dir}, &bytes.Buffer{})
+	a := New(Env{Getenv: func(k string) string { return vars[k] }, Cwd: dir}, nil)
 	return &browserFixture{dir: dir, out: out, a: a, c: b.c, context: bc.BrowserContextID}
 }
 
@@ -1001,7 +1001,7 @@ func TestWebPageShowsWhoNeedsYou(t *testing.T) {
 	}
 	event := func(agent string, e activity.Event) {
 		at = at.Add(time.Minute)
-		report(t, dir, agent, e, at)
+		hookEvent(t, dir, agent, e, at)
 	}
 	event("21", activity.Event{Name: activity.PermissionRequest, ToolName: "Bash"})
 	event("22", activity.Event{Name: activity.UserPromptSubmit})

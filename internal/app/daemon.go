@@ -9,7 +9,7 @@ type Daemon interface {
 	// Status tells whether the root's server runs, and its pid.
 	Status(root string) HTTPStatus
 	// Start launches the root's server unless one runs or MAS_HTTP=off;
-	// what fails is a warning on Progress.
+	// what fails is a warning on Report.
 	Start(root string)
 	// StopIfIdle stops the root's server once no session of the root
 	// runs on any tmux server.

@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"sync"
@@ -35,7 +36,7 @@ func testApp(t *testing.T, vars map[string]string) (*App, *faketmux.Server, *tmu
 		Tmux:      rec,
 		AnyServer: rec,
 		Now:       func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
-		Progress:  &progress,
+		Report:    report.New(&progress, false, false),
 	}
 	return a, f, rec, &progress
 }

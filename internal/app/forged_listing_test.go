@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,7 +31,7 @@ func TestForgedListingReachesNoOtherPane(t *testing.T) {
 	vars := map[string]string{"MAS_ROOT": root, "MAS_HTTP": "off", "MAS_AGENT_COMMAND": "cat",
 		"SHELL": "/bin/sh", "PATH": os.Getenv("PATH")}
 	a := &App{Env: Env{Getenv: func(k string) string { return vars[k] }, Cwd: root},
-		Tmux: r, AnyServer: r, Now: time.Now, Progress: &bytes.Buffer{}}
+		Tmux: r, AnyServer: r, Now: time.Now, Report: report.New(&bytes.Buffer{}, false, false)}
 	s, err := a.Start(ctx, Launch{Mode: Isolated})
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
 	"path/filepath"
 
 	"mas/internal/layout"
@@ -25,7 +24,7 @@ func (a *App) StopOrphan(ctx context.Context, name string) (isolated.Orphan, err
 	if err != nil {
 		return o, a.whereRoot(err)
 	}
-	fmt.Fprintf(a.Progress, "[INFO] Stopped orphaned tmux session %s (of session %s, whose directory is gone)\n", o.Name, o.SessionID)
+	a.Report.Infof("Stopped orphaned tmux session %s (of session %s, whose directory is gone)", o.Name, o.SessionID)
 	return o, nil
 }
 

@@ -112,7 +112,7 @@ func ReadConfig(path string) ([]byte, []Prompt, error) {
 
 // SendPrompts types each prompt into its agent, with Enter, as soon as
 // that agent's program (not the shell) is in the foreground of its pane,
-// and returns how many it sent. While it waits it says so on Progress, at
+// and returns how many it sent. While it waits it says so on Report, at
 // most every waitReportEvery; when it gives up, it names each agent not
 // ready and why (layout.AgentState).
 func (a *App) SendPrompts(ctx context.Context, session string, prompts []Prompt) (int, error) {
@@ -143,7 +143,7 @@ func (a *App) SendPrompts(ctx context.Context, session string, prompts []Prompt)
 				return sent, fmt.Errorf("prompt for agent %s: %w", p.Agent, err)
 			}
 			sent++
-			fmt.Fprintf(a.Progress, "[INFO] Prompt sent to agent %s\n", p.Agent)
+			a.Report.Infof("Prompt sent to agent %s", p.Agent)
 		}
 		pending = waiting
 		if len(pending) == 0 {
@@ -160,7 +160,7 @@ func (a *App) SendPrompts(ctx context.Context, session string, prompts []Prompt)
 		}
 		if now.Sub(start) >= waitReportEvery && now.Sub(reported) >= waitReportEvery {
 			reported = now
-			fmt.Fprintf(a.Progress, "[INFO] Waiting for agents %s to be ready (%ds of %ds)\n",
+			a.Report.Infof("Waiting for agents %s to be ready (%ds of %ds)",
 				strings.Join(ids, ", "), int(now.Sub(start).Seconds()), int(a.readyTimeout().Seconds()))
 		}
 		select {

@@ -22,7 +22,7 @@ func (a *App) RemoveSession(ctx context.Context, root, id string, force bool) (*
 // removeIsolated is RemoveSession without the HTTP server, for the API,
 // which is that server.
 func (a *App) removeIsolated(ctx context.Context, root, id string, force bool) (*isolated.Session, error) {
-	s, err := isolated.Remove(ctx, a.Tmux, root, id, force, a.Now(), a.Progress)
+	s, err := isolated.Remove(ctx, a.Tmux, root, id, force, a.Now(), a.Report)
 	if err != nil {
 		return nil, fmt.Errorf("cannot remove session %s: %w", id, err)
 	}

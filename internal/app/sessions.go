@@ -69,7 +69,7 @@ func (a *App) DescribeAgents(ctx context.Context, root, id string) (l isolated.L
 // removals; it returns the ids of the sessions removed, and of those whose
 // removal it finished.
 func (a *App) Prune(ctx context.Context) (removed, finished []string, err error) {
-	return isolated.Prune(ctx, a.Tmux, a.Root(), a.Now(), a.Progress)
+	return isolated.Prune(ctx, a.Tmux, a.Root(), a.Now(), a.Report)
 }
 
 // Removals is what interrupted removals of the root left.

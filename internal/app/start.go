@@ -129,7 +129,7 @@ func (a *App) isolatedOptions(root, id string) (isolated.CreateOptions, error) {
 		Shell:      a.UserShell(),
 		PaneLogs:   isOn(a.Getenv("MAS_PANE_LOGS")),
 		Tmux:       a.Tmux,
-		Progress:   a.Progress,
+		Report:     a.Report,
 		Now:        a.Now,
 		Wiring:     activity.Wiring{Exe: a.Exe, Events: a.agentEvents(), Continue: resume},
 		ResumeFlag: flag,
@@ -226,7 +226,7 @@ func (a *App) createLegacy(ctx context.Context, skipInit bool) (*legacy.Session,
 		Command:  a.AgentCommand(),
 		Shell:    a.UserShell(),
 		Tmux:     a.Tmux,
-		Progress: a.Progress,
+		Report:   a.Report,
 		Now:      a.Now,
 		Wiring:   activity.Wiring{Exe: a.Exe, Events: a.agentEvents()},
 		Mas:      a.masForPanes(a.Root()),
@@ -275,7 +275,5 @@ func (a *App) Attach(ctx context.Context, name, window string, want layout.Owner
 // Init makes the working directory a MAS project named name.
 func (a *App) Init(name string) error { return legacy.Init(a.Cwd, name) }
 
-// Warnf writes a warning line for people to Progress.
-func (a *App) Warnf(format string, args ...any) {
-	fmt.Fprintf(a.Progress, "mas: warning: "+format+"\n", args...)
-}
+// Warnf warns people, on Report.
+func (a *App) Warnf(format string, args ...any) { a.Report.Warnf(format, args...) }

@@ -26,7 +26,7 @@ func (a *App) Stop(ctx context.Context, sel Selected) error {
 	if err != nil {
 		return fmt.Errorf("cannot stop session %s: %w", sel.Shown(), err)
 	}
-	fmt.Fprintf(a.Progress, "[INFO] Stopped session %s\n", sel.Shown())
+	a.Report.Infof("Stopped session %s", sel.Shown())
 	a.stopHTTPIfIdle(ctx, sel.Root)
 	return nil
 }
@@ -42,11 +42,11 @@ func (a *App) StopSession(ctx context.Context, root, id string) error {
 	if err != nil {
 		return fmt.Errorf("cannot stop session %s: %w", id, err)
 	}
-	fmt.Fprintf(a.Progress, "[INFO] Stopped %s; its files stay in %s\n", s.TmuxName, s.Dir)
+	a.Report.Infof("Stopped %s; its files stay in %s", s.TmuxName, s.Dir)
 	a.stopHTTPIfIdle(ctx, root)
 	return nil
 }
 
 func (a *App) stopIsolated(ctx context.Context, root, id string) (*isolated.Session, error) {
-	return isolated.Stop(ctx, a.Tmux, root, id, a.Now(), a.Progress)
+	return isolated.Stop(ctx, a.Tmux, root, id, a.Now(), a.Report)
 }

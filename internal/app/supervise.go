@@ -171,7 +171,7 @@ func newSupervisor(a *App, notify func(notify.Notice)) *supervisor {
 // mas's private variables (privateVars), the notice's variables added.
 func (a *App) Supervise(ctx context.Context) {
 	r := &notify.Runner{Command: a.Getenv(NotifyVar), Env: tmuxEnviron(a.Environ), Timeout: notifyTimeout,
-		Max: notifyMax, Output: a.Progress, Warnf: a.Warnf}
+		Max: notifyMax, Output: a.Report.Writer(), Warnf: a.Warnf}
 	defer r.Close()
 	newSupervisor(a, func(n notify.Notice) { r.Notify(n) }).run(ctx)
 }
@@ -326,7 +326,7 @@ func (sv *supervisor) scan(ctx context.Context) bool {
 		}
 		if quiet && run.Events {
 			// From here on, what the agents do is news.
-			fmt.Fprintf(sv.a.Progress, "[INFO] %s: watching its agents (run of %s)\n", w.name, run.Started.Format(time.RFC3339))
+			sv.a.Report.Infof("%s: watching its agents (run of %s)", w.name, run.Started.Format(time.RFC3339))
 		}
 		for _, s := range states {
 			if s.EventAt.After(w.last) {
@@ -349,7 +349,7 @@ func (sv *supervisor) scan(ctx context.Context) bool {
 // tell runs the notify command for an agent of w, and logs it.
 func (sv *supervisor) tell(w *watched, t told) {
 	ag, _ := roster.Lookup(t.agent)
-	fmt.Fprintf(sv.a.Progress, "[INFO] %s: agent %s %s\n", w.name, t.agent, t.activity)
+	sv.a.Report.Infof("%s: agent %s %s", w.name, t.agent, t.activity)
 	sv.notify(notify.Notice{SessionID: w.id, SessionName: w.name, AgentID: t.agent, AgentName: ag.Name,
 		Activity: t.activity, Message: t.message})
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"slices"
@@ -181,7 +182,7 @@ func superviseSession(t *testing.T, vars map[string]string, withLegacy bool, bef
 		t.Fatal(err)
 	}
 	var log syncBuffer
-	a.Progress = &log
+	a.Report = report.New(&log, false, false)
 	sup := &supervised{t: t, a: a, f: f, s: s, at: a.Now()}
 	if withLegacy {
 		l, err := a.Start(ctx, Launch{Mode: Legacy})

@@ -8,6 +8,7 @@ package cli
 import (
 	"context"
 	"io"
+	"mas/internal/report"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -28,9 +29,10 @@ type IO struct {
 	Cwd     string // working directory
 	Exe     string // path of the binary
 	ExeDir  string // directory of the binary, links resolved
-	// StdinTTY and StdoutTTY tell whether the streams are terminals.
-	StdinTTY, StdoutTTY bool
-	Version             string
+	// StdinTTY, StdoutTTY and StderrTTY tell whether the streams are
+	// terminals.
+	StdinTTY, StdoutTTY, StderrTTY bool
+	Version                        string
 }
 
 // CommandLine is the command line of mas over the verbs of app.
@@ -38,21 +40,31 @@ type CommandLine struct {
 	io   IO
 	app  *app.App
 	root *command
+	// stdout and stderr tell people what happens, on each stream in the
+	// colours that stream gets.
+	stdout, stderr *report.Reporter
 }
 
 // New returns the command line of e, its tmux calls going to the real tmux
 // and its roots' background servers being real ones.
 func New(e IO) *CommandLine {
-	verbs := app.New(app.Env{Getenv: e.Getenv, Environ: e.Environ, Cwd: e.Cwd, ExeDir: e.ExeDir, Exe: e.Exe}, e.Stderr)
+	verbs := app.New(app.Env{Getenv: e.Getenv, Environ: e.Environ, Cwd: e.Cwd, ExeDir: e.ExeDir, Exe: e.Exe}, stderrReporter(e))
 	verbs.Daemon = daemon.New(verbs)
 	return newCommandLine(e, verbs)
 }
 
 // newCommandLine is the command line of e over the verbs of verbs.
 func newCommandLine(e IO, verbs *app.App) *CommandLine {
-	cl := &CommandLine{io: e, app: verbs}
+	cl := &CommandLine{io: e, app: verbs, stderr: stderrReporter(e),
+		stdout: report.New(e.Stdout, report.Color(e.StdoutTTY, e.Getenv), false)}
 	cl.root = &command{name: "mas", subs: commands, flags: rootFlags}
 	return cl
+}
+
+// stderrReporter tells people on e's stderr, tracing every tmux call with
+// MAS_DEBUG=1.
+func stderrReporter(e IO) *report.Reporter {
+	return report.New(e.Stderr, report.Color(e.StderrTTY, e.Getenv), e.Getenv("MAS_DEBUG") == "1")
 }
 
 // Run runs the command line e.Args. A usage error is an *app.UsageError.

@@ -73,7 +73,7 @@ func (cl *CommandLine) envCommand(_ context.Context, cc *ucli.Context) error {
 		return err
 	}
 	if cl.io.StdoutTTY && !cc.Bool("json") {
-		fmt.Fprintf(cl.io.Stderr, "mas: hint: %s\n", envHint(ref, shell, cc.Bool("unset")))
+		cl.stderr.Hintf("%s", envHint(ref, shell, cc.Bool("unset")))
 	}
 	return nil
 }

@@ -35,7 +35,7 @@ func (cl *CommandLine) initProject(_ context.Context, cc *ucli.Context) error {
 	if err := cl.app.Init(name); err != nil {
 		return fmt.Errorf("init: %w", err)
 	}
-	fmt.Fprintf(cl.io.Stderr, "[INFO] MAS project '%s' ready in %s (session %s); next: mas start\n",
+	cl.stderr.Infof("MAS project '%s' ready in %s (session %s); next: mas start",
 		name, cl.io.Cwd, legacy.SessionName(name))
 	return nil
 }

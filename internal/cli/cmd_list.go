@@ -44,7 +44,7 @@ func (cl *CommandLine) list(_ context.Context, cc *ucli.Context) error {
 		unknown = []string{cc.String("unit")}
 	}
 	for _, u := range unknown {
-		fmt.Fprintf(cl.io.Stderr, "mas: warning: no agent matches target %q\n", u)
+		cl.stderr.Warnf("no agent matches target %q", u)
 	}
 	return nil
 }

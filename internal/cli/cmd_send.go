@@ -74,11 +74,7 @@ func (cl *CommandLine) send(ctx context.Context, cc *ucli.Context) error {
 	if err != nil {
 		return fmt.Errorf("send: %w", err)
 	}
-	tag := "[SUCCESS]"
-	if useColor(cl.io.StdoutTTY, cl.io.Getenv) {
-		tag = "\033[1;32m[SUCCESS]\033[0m"
-	}
-	fmt.Fprintf(cl.io.Stdout, "%s Message sent to %d/%d agents\n", tag, ok, len(ids))
+	cl.stdout.Successf("Message sent to %d/%d agents", ok, len(ids))
 	var problems []string
 	for _, u := range unknown {
 		problems = append(problems, fmt.Sprintf("no agent matches %q", u))

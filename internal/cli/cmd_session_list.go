@@ -22,20 +22,20 @@ func (cl *CommandLine) sessionList(ctx context.Context, cc *ucli.Context) error 
 		return err
 	}
 	if tmuxErr != nil {
-		fmt.Fprintf(cl.io.Stderr, "mas: warning: sessions not checked against tmux: %v\n", tmuxErr)
+		cl.stderr.Warnf("sessions not checked against tmux: %v", tmuxErr)
 	}
 	removals, err := cl.app.Removals()
 	if err != nil {
-		fmt.Fprintf(cl.io.Stderr, "mas: warning: interrupted removals not looked for: %v\n", err)
+		cl.stderr.Warnf("interrupted removals not looked for: %v", err)
 	}
 	for _, r := range removals {
 		switch {
 		case r.Err != nil:
-			fmt.Fprintf(cl.io.Stderr, "mas: warning: %s is not what a removal leaves (%v); left as it is\n", r.Dir, r.Err)
+			cl.stderr.Warnf("%s is not what a removal leaves (%v); left as it is", r.Dir, r.Err)
 		case r.ID == "":
-			fmt.Fprintf(cl.io.Stderr, "mas: warning: %s: an interrupted session rm left it empty; mas session prune deletes it\n", r.Dir)
+			cl.stderr.Warnf("%s: an interrupted session rm left it empty; mas session prune deletes it", r.Dir)
 		default:
-			fmt.Fprintf(cl.io.Stderr, "mas: warning: %s holds what is left of session %s, whose removal was interrupted; mas session prune finishes it\n", r.Dir, r.ID)
+			cl.stderr.Warnf("%s holds what is left of session %s, whose removal was interrupted; mas session prune finishes it", r.Dir, r.ID)
 		}
 	}
 	if cc.Bool("json") {

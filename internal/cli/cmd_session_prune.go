@@ -18,10 +18,10 @@ func (cl *CommandLine) sessionPrune(ctx context.Context, _ *ucli.Context) error 
 	if err != nil {
 		return fmt.Errorf("session prune: %w", err)
 	}
-	fmt.Fprintf(cl.io.Stderr, "[INFO] Removed %d half-made session(s)", len(removed))
+	done := fmt.Sprintf("Removed %d half-made session(s)", len(removed))
 	if len(finished) > 0 {
-		fmt.Fprintf(cl.io.Stderr, "; finished %d interrupted removal(s)", len(finished))
+		done += fmt.Sprintf("; finished %d interrupted removal(s)", len(finished))
 	}
-	fmt.Fprintln(cl.io.Stderr)
+	cl.stderr.Infof("%s", done)
 	return nil
 }

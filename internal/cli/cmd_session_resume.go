@@ -31,7 +31,7 @@ func (cl *CommandLine) sessionResume(ctx context.Context, cc *ucli.Context) erro
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(cl.io.Stderr, "[INFO] Resumed session %s in tmux session %s; attach with: %s\n", s.ID, s.Name, s.AttachHint())
+	cl.stderr.Infof("Resumed session %s in tmux session %s; attach with: %s", s.ID, s.Name, s.AttachHint())
 	return nil
 }
 
@@ -44,7 +44,7 @@ func (cl *CommandLine) sessionResumeAll(ctx context.Context) error {
 		return err
 	}
 	if len(resumed) == 0 {
-		fmt.Fprintln(cl.io.Stderr, "[INFO] No session to resume: every session of the root runs or was stopped on purpose")
+		cl.stderr.Infof("No session to resume: every session of the root runs or was stopped on purpose")
 		return nil
 	}
 	var b strings.Builder
@@ -63,9 +63,9 @@ func (cl *CommandLine) sessionResumeAll(ctx context.Context) error {
 	switch len(ok) {
 	case 0:
 	case 1:
-		fmt.Fprintf(cl.io.Stderr, "[INFO] Resumed 1 session; attach with: %s\n", ok[0].AttachHint())
+		cl.stderr.Infof("Resumed 1 session; attach with: %s", ok[0].AttachHint())
 	default:
-		fmt.Fprintf(cl.io.Stderr, "[INFO] Resumed %d sessions; attach to one with: %s\n", len(ok), ok[0].AttachHint())
+		cl.stderr.Infof("Resumed %d sessions; attach to one with: %s", len(ok), ok[0].AttachHint())
 	}
 	if failed := len(resumed) - len(ok); failed > 0 {
 		return fmt.Errorf("session resume --all: %d of %d sessions not resumed", failed, len(resumed))

@@ -26,6 +26,6 @@ func (cl *CommandLine) sessionRemove(ctx context.Context, cc *ucli.Context) erro
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(cl.io.Stderr, "[INFO] Removed session %s and its directory %s\n", s.ID, s.Dir)
+	cl.stderr.Infof("Removed session %s and its directory %s", s.ID, s.Dir)
 	return nil
 }

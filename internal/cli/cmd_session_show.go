@@ -22,7 +22,7 @@ func (cl *CommandLine) sessionShow(ctx context.Context, cc *ucli.Context) error 
 	}
 	d, tmuxErr := cl.app.ShowSession(ctx, root, id)
 	if tmuxErr != nil {
-		fmt.Fprintf(cl.io.Stderr, "mas: warning: status not checked against tmux: %v\n", tmuxErr)
+		cl.stderr.Warnf("status not checked against tmux: %v", tmuxErr)
 	}
 	if cc.Bool("json") {
 		return cl.writeJSON(d)

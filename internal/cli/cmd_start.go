@@ -43,7 +43,9 @@ func (cl *CommandLine) launch(ctx context.Context, l app.Launch, config string, 
 	s, err := cl.app.Start(ctx, l)
 	if errors.Is(err, legacy.ErrRunning) {
 		mas := app.SocketPrefix(s.Socket) + "mas"
-		fmt.Fprintf(cl.io.Stderr, "[WARNING] Session '%s' already exists\n[INFO] Attach to it: %s attach\n[INFO] Stop it: %s stop\n", s.Name, mas, mas)
+		cl.stderr.Existsf("Session '%s' already exists", s.Name)
+		cl.stderr.Infof("Attach to it: %s attach", mas)
+		cl.stderr.Infof("Stop it: %s stop", mas)
 		return nil
 	}
 	if err != nil {
@@ -53,15 +55,18 @@ func (cl *CommandLine) launch(ctx context.Context, l app.Launch, config string, 
 	case !startLines:
 		fmt.Fprintln(cl.io.Stdout, s.ID)
 	case s.ID != "":
-		fmt.Fprint(cl.io.Stdout, cl.info("Session ID: %s", s.ID)+cl.info("Session: %s", s.Name)+cl.info("Workspace: %s", s.Dir))
+		cl.stdout.Infof("Session ID: %s", s.ID)
+		cl.stdout.Infof("Session: %s", s.Name)
+		cl.stdout.Infof("Workspace: %s", s.Dir)
 	default:
-		fmt.Fprint(cl.io.Stdout, cl.info("Session: %s", s.Name)+cl.info("Workspace: %s", s.Dir))
+		cl.stdout.Infof("Session: %s", s.Name)
+		cl.stdout.Infof("Workspace: %s", s.Dir)
 	}
 	if err := cl.app.Started(ctx, s, prompts); err != nil {
 		return err
 	}
 	if noAttach || !cl.io.StdinTTY || !cl.io.StdoutTTY {
-		fmt.Fprintf(cl.io.Stderr, "[INFO] Session %s is running; attach with: %s\n", s.Name, s.AttachHint())
+		cl.stderr.Infof("Session %s is running; attach with: %s", s.Name, s.AttachHint())
 		return nil
 	}
 	return cl.app.Show(ctx, s.Name, "")

@@ -28,7 +28,7 @@ func (cl *CommandLine) stop(ctx context.Context, cc *ucli.Context) error {
 			return fmt.Errorf("stop: %w", err)
 		}
 		if answer != "y" && answer != "Y" {
-			fmt.Fprintln(cl.io.Stderr, "[INFO] Cancelled")
+			cl.stderr.Infof("Cancelled")
 			return nil
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"mas/internal/report"
 	"os"
 	"strings"
 	"testing"
@@ -157,7 +158,7 @@ func commandSetup(t *testing.T, setup string, stderr *bytes.Buffer) (verbs *app.
 		Tmux:      rec,
 		AnyServer: rec,
 		Now:       func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
-		Progress:  stderr,
+		Report:    report.New(stderr, false, false),
 	}
 	switch setup {
 	case "running":

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"slices"
@@ -91,7 +92,7 @@ func twoSessions(t *testing.T) (verbs *app.App, rec *tmux.Recorder, root, active
 		Tmux:      rec,
 		AnyServer: rec,
 		Now:       func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
-		Progress:  &bytes.Buffer{},
+		Report:    report.New(&bytes.Buffer{}, false, false),
 	}
 	var ids []string
 	for range 2 {

@@ -154,7 +154,7 @@ func sendSetup(t *testing.T, here string, more map[string]string) (c *typing, pa
 	}
 	maps.Copy(vars, more)
 	verbs = &app.App{Env: app.Env{Getenv: func(k string) string { return vars[k] }, Cwd: root},
-		Tmux: c, AnyServer: c, Now: time.Now, Progress: io.Discard}
+		Tmux: c, AnyServer: c, Now: time.Now}
 	return c, paneOf, verbs, root
 }
 

@@ -104,31 +104,3 @@ func TestReadPutsFlagsFirst(t *testing.T) {
 		}
 	}
 }
-
-func TestUseColor(t *testing.T) {
-	env := func(kv ...string) func(string) string {
-		return func(k string) string {
-			for i := 0; i < len(kv); i += 2 {
-				if kv[i] == k {
-					return kv[i+1]
-				}
-			}
-			return ""
-		}
-	}
-	tests := []struct {
-		tty    bool
-		getenv func(string) string
-		want   bool
-	}{
-		{true, env("TERM", "xterm"), true},
-		{false, env("TERM", "xterm"), false},
-		{true, env("NO_COLOR", "1"), false},
-		{true, env("TERM", "dumb"), false},
-	}
-	for i, tt := range tests {
-		if got := useColor(tt.tty, tt.getenv); got != tt.want {
-			t.Errorf("case %d: useColor = %v", i, got)
-		}
-	}
-}

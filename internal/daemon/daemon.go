@@ -62,7 +62,7 @@ func (s *Server) Start(root string) {
 		return
 	}
 	if h := s.Status(root); h.Running {
-		fmt.Fprintf(a.Progress, "[INFO] HTTP server already running (PID %d)\n", h.PID)
+		a.Report.Infof("HTTP server already running (PID %d)", h.PID)
 		return
 	}
 	addr := Addr(a.Getenv, "")
@@ -90,9 +90,9 @@ func (s *Server) Start(root string) {
 		a.Warnf("HTTP server not started: %v", err)
 		return
 	}
-	fmt.Fprintf(a.Progress, "[INFO] HTTP server started (PID %d) on http://%s\n", pid, addr)
+	a.Report.Infof("HTTP server started (PID %d) on http://%s", pid, addr)
 	if a.Getenv("MAS_API_TOKEN") != "" {
-		fmt.Fprintf(a.Progress, "[INFO] web page login URL (one use): in %s\n", logFile(root))
+		a.Report.Infof("web page login URL (one use): in %s", logFile(root))
 	}
 }
 
@@ -179,5 +179,5 @@ func (s *Server) StopIfIdle(ctx context.Context, root string) {
 		a.Warnf("the HTTP server (PID %d) was asked to stop but still runs after %s", h.PID, serverStopTimeout)
 		return
 	}
-	fmt.Fprintf(a.Progress, "[INFO] HTTP server stopped (PID %d)\n", h.PID)
+	a.Report.Infof("HTTP server stopped (PID %d)", h.PID)
 }

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"bytes"
+	"mas/internal/report"
 	"strings"
 	"sync"
 	"testing"
@@ -32,7 +33,7 @@ func testApp(t *testing.T, vars map[string]string) (*app.App, *faketmux.Server, 
 		Tmux:      rec,
 		AnyServer: rec,
 		Now:       func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
-		Progress:  &progress,
+		Report:    report.New(&progress, false, false),
 	}
 	return a, f, &progress
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"mas/internal/report"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -134,7 +135,7 @@ func TestPidFileWithAnotherNameIsNeverWritten(t *testing.T) {
 		t.Fatalf("lockPidFile: %v, want ErrHardLink", err)
 	}
 	var progress bytes.Buffer
-	a := &app.App{Env: app.Env{Getenv: func(string) string { return "" }, Environ: os.Environ, Exe: "/bin/false"}, Progress: &progress}
+	a := &app.App{Env: app.Env{Getenv: func(string) string { return "" }, Environ: os.Environ, Exe: "/bin/false"}, Report: report.New(&progress, false, false)}
 	New(a).Start(root)
 	if want := "mas: warning: HTTP server not started: pid file: " + pidFile(root) + ": has more than one hard link (2 names)\n"; progress.String() != want {
 		t.Errorf("Start said %q, want %q", progress.String(), want)

@@ -89,7 +89,7 @@ func (s *Server) serve(ctx context.Context, addr string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.Progress, "[INFO] MAS API listening on http://%s (root %s)\n", ln.Addr(), a.Root())
+	a.Report.Infof("MAS API listening on http://%s (root %s)", ln.Addr(), a.Root())
 	a.LogOrphans(ctx)
 	// Host headers must name the listening port, or the configured host
 	// (which an inherited listener does not know). With a token, New
@@ -97,7 +97,7 @@ func (s *Server) serve(ctx context.Context, addr string) error {
 	// the terminal of mas serve, or the log of the server start launched.
 	host, _, _ := net.SplitHostPort(Addr(a.Getenv, addr))
 	srv := api.New(app.NewBackend(a), api.Options{Token: a.Getenv("MAS_API_TOKEN"), Addr: ln.Addr().String(), Host: host,
-		Log: a.Progress, Requests: a.Progress})
+		Log: a.Report, Requests: a.Report})
 	supervising, stopSupervising := context.WithCancel(ctx)
 	supervised := make(chan struct{})
 	go func() {
@@ -107,7 +107,7 @@ func (s *Server) serve(ctx context.Context, addr string) error {
 	err = api.Serve(ctx, ln, srv, api.DefaultLimits())
 	stopSupervising()
 	<-supervised
-	fmt.Fprintln(a.Progress, "[INFO] MAS API stopped")
+	a.Report.Infof("MAS API stopped")
 	return err
 }
 
