@@ -48,23 +48,20 @@ type CommandLine struct {
 // New returns the command line of e, its tmux calls going to the real tmux
 // and its roots' background servers being real ones.
 func New(e IO) *CommandLine {
-	verbs := app.New(app.Env{Getenv: e.Getenv, Environ: e.Environ, Cwd: e.Cwd, ExeDir: e.ExeDir, Exe: e.Exe}, stderrReporter(e))
+	stderr := report.New(e.Stderr, report.Color(e.StderrTTY, e.Getenv), e.Getenv("MAS_DEBUG") == "1")
+	verbs := app.New(app.Env{Getenv: e.Getenv, Environ: e.Environ, Cwd: e.Cwd, ExeDir: e.ExeDir, Exe: e.Exe}, stderr)
 	verbs.Daemon = daemon.New(verbs)
 	return newCommandLine(e, verbs)
 }
 
-// newCommandLine is the command line of e over the verbs of verbs.
+// newCommandLine is the command line of e over the verbs of verbs; it
+// tells people on stderr through the verbs' reporter, so that a stream has
+// one reporter, one colour rule and one lock.
 func newCommandLine(e IO, verbs *app.App) *CommandLine {
-	cl := &CommandLine{io: e, app: verbs, stderr: stderrReporter(e),
+	cl := &CommandLine{io: e, app: verbs, stderr: verbs.Report,
 		stdout: report.New(e.Stdout, report.Color(e.StdoutTTY, e.Getenv), false)}
 	cl.root = &command{name: "mas", subs: commands, flags: rootFlags}
 	return cl
-}
-
-// stderrReporter tells people on e's stderr, tracing every tmux call with
-// MAS_DEBUG=1.
-func stderrReporter(e IO) *report.Reporter {
-	return report.New(e.Stderr, report.Color(e.StderrTTY, e.Getenv), e.Getenv("MAS_DEBUG") == "1")
 }
 
 // Run runs the command line e.Args. A usage error is an *app.UsageError.
