@@ -271,3 +271,24 @@ JSON
 	run tmux ls
 	assert_failure
 }
+
+# bats test_tags=original
+@test "--config with a key it does not know (\"promt\") creates nothing; the original started everything and sent nothing" {
+	printf '{"agents": {"metaManager": {"promt": "plan"}}}\n' >"$WORK/typo.json"
+	local before
+	before="$(find "$WORK" | sort)"
+	run --separate-stderr mas start --no-attach --config typo.json
+	if is_original; then
+		# It read .agents.metaManager.prompt with jq, found none, and said so nowhere.
+		assert_success
+		run tmux ls
+		assert_success
+		return
+	fi
+	assert_failure 1
+	[ "$stderr" = 'mas: cannot start session: config: unknown key agents.metaManager.promt (known there: id, prompt)' ]
+	assert_output ""
+	run tmux ls
+	assert_failure
+	[ "$(find "$WORK" | sort)" = "$before" ]
+}
