@@ -292,3 +292,26 @@ JSON
 	assert_failure
 	[ "$(find "$WORK" | sort)" = "$before" ]
 }
+
+# bats test_tags=original
+@test "a MAS_READY_TIMEOUT that is not a number of seconds is a usage error before anything starts; the original never read it" {
+	printf '{"agents": {"metaManager": {"prompt": "plan"}}}\n' >"$WORK/cfg.json"
+	local before
+	before="$(find "$WORK" | sort)"
+	MAS_READY_TIMEOUT=abc run --separate-stderr mas start --no-attach --config cfg.json
+	if is_original; then
+		assert_success
+		run tmux ls
+		assert_success
+		return
+	fi
+	assert_failure 2
+	[ "$stderr" = 'mas: MAS_READY_TIMEOUT must be a whole number of seconds above 0, not "abc"' ]
+	run tmux ls
+	assert_failure
+	[ "$(find "$WORK" | sort)" = "$before" ]
+	# A server whose runs would wait for it says so at once too.
+	MAS_READY_TIMEOUT=10s run --separate-stderr mas serve --addr 127.0.0.1:1
+	assert_failure 2
+	[ "$stderr" = 'mas: MAS_READY_TIMEOUT must be a whole number of seconds above 0, not "10s"' ]
+}

@@ -183,9 +183,16 @@ func ReadConfig(path string) ([]byte, []Prompt, error) {
 // most every waitReportEvery; when it gives up, it names each agent not
 // ready and why (layout.AgentState).
 func (a *App) SendPrompts(ctx context.Context, session string, prompts []Prompt) (int, error) {
+	if len(prompts) == 0 {
+		return 0, nil
+	}
+	timeout, err := a.ReadyTimeout()
+	if err != nil {
+		return 0, err
+	}
 	sent := 0
 	start := a.Now()
-	deadline := start.Add(a.readyTimeout())
+	deadline := start.Add(timeout)
 	var reported time.Time
 	pending := slices.Clone(prompts)
 	for len(pending) > 0 {
@@ -223,12 +230,12 @@ func (a *App) SendPrompts(ctx context.Context, session string, prompts []Prompt)
 		now := a.Now()
 		if now.After(deadline) {
 			return sent, fmt.Errorf("agents %s not ready after %s; their prompts were not sent: %s",
-				strings.Join(ids, ", "), a.readyTimeout(), strings.Join(why, "; "))
+				strings.Join(ids, ", "), timeout, strings.Join(why, "; "))
 		}
 		if now.Sub(start) >= waitReportEvery && now.Sub(reported) >= waitReportEvery {
 			reported = now
 			a.Report.Infof("Waiting for agents %s to be ready (%ds of %ds)",
-				strings.Join(ids, ", "), int(now.Sub(start).Seconds()), int(a.readyTimeout().Seconds()))
+				strings.Join(ids, ", "), int(now.Sub(start).Seconds()), int(timeout.Seconds()))
 		}
 		select {
 		case <-ctx.Done():
