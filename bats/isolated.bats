@@ -338,6 +338,24 @@ setup() { isolated_setup; }
 }
 
 # bats test_tags=original
+# bats test_tags=original
+@test "a MAS_ROOT that does not exist is made, with a notice first; the original made it in silence" {
+	export MAS_ROOT="$BATS_TEST_TMPDIR/typo/root"
+	run --separate-stderr mas start --no-attach
+	assert_success
+	assert_dir_exists "$MAS_ROOT/sessions/$(started_id)"
+	if is_original; then
+		run plain <<<"$stderr"
+		refute_output --partial "$MAS_ROOT (the root"
+		return
+	fi
+	[ "${stderr%%$'\n'*}" = "[INFO] Creating $MAS_ROOT (the root, from MAS_ROOT): it does not exist" ] || fail "$stderr"
+	# Once it exists, nothing more is said.
+	run --separate-stderr mas session create --no-attach
+	assert_success
+	[[ "$stderr" != *"it does not exist"* ]] || fail "$stderr"
+}
+
 @test "an unwritable root fails cleanly and leaves nothing" {
 	touch "$BATS_TEST_TMPDIR/file"
 	run --separate-stderr env MAS_ROOT="$BATS_TEST_TMPDIR/file/root" "$MAS_BIN" start --no-attach 3>&-

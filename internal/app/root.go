@@ -1,6 +1,8 @@
 package app
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -43,6 +45,38 @@ func (e Env) rootAndWhy() (root, why string) {
 		return e.ExeDir, "the root: the mas binary's directory" + other
 	}
 	return e.Cwd, "the root: the working directory" + other
+}
+
+// makeRoot creates the root of a start when it does not exist, and says
+// so: a MAS_ROOT with a typo would otherwise become a new root in silence
+// (issue 30). The function it returns removes what it made, as far as it
+// is still empty, for a start that fails; it does nothing when the root
+// was there.
+func (a *App) makeRoot() (removeMade func(), err error) {
+	root, why := a.rootAndWhy()
+	var missing []string // the root and its missing parents, deepest first
+	for dir := root; ; dir = filepath.Dir(dir) {
+		if _, err := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) || dir == filepath.Dir(dir) {
+			break
+		}
+		missing = append(missing, dir)
+	}
+	removeMade = func() {
+		for _, dir := range missing {
+			if os.Remove(dir) != nil {
+				return
+			}
+		}
+	}
+	if len(missing) == 0 {
+		return removeMade, nil
+	}
+	a.Report.Infof("Creating %s (%s): it does not exist", root, why)
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		removeMade()
+		return nil, err
+	}
+	return removeMade, nil
 }
 
 // Abs is p made absolute against the working directory.

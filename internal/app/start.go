@@ -200,9 +200,19 @@ func (a *App) createIsolated(ctx context.Context, id string, config []byte) (*is
 	if err != nil {
 		return nil, err
 	}
+	if id != "" {
+		if err := isolated.ValidateNewID(id); err != nil {
+			return nil, malformedAsUsage(err, "")
+		}
+	}
+	removeMade, err := a.makeRoot()
+	if err != nil {
+		return nil, StartFailed(Isolated, err)
+	}
 	o.Config = config
 	s, err := isolated.Create(ctx, o)
 	if err != nil {
+		removeMade()
 		if errors.Is(err, isolated.ErrMalformedID) {
 			return nil, malformedAsUsage(err, "")
 		}
@@ -218,6 +228,10 @@ func (a *App) createLegacy(ctx context.Context, skipInit bool) (*legacy.Session,
 	if err != nil {
 		return nil, err
 	}
+	removeMade, err := a.makeRoot()
+	if err != nil {
+		return nil, StartFailed(Legacy, err)
+	}
 	s, err := legacy.Create(ctx, legacy.CreateOptions{
 		Root:     a.Root(),
 		Project:  project.Name,
@@ -232,6 +246,9 @@ func (a *App) createLegacy(ctx context.Context, skipInit bool) (*legacy.Session,
 		Mas:      a.masForPanes(a.Root()),
 		Path:     a.Getenv("PATH"),
 	})
+	if err != nil {
+		removeMade()
+	}
 	if err != nil && !errors.Is(err, legacy.ErrRunning) {
 		return nil, StartFailed(Legacy, err)
 	}
