@@ -332,12 +332,12 @@ stop_piped() {
 }
 
 # bats test_tags=original
-@test "stop reads its answer from a pipe: echo y stops, only y or Y, and the end of input refuses (bug #18)" {
+@test "stop reads its answer from a pipe: echo y stops, another word cancels, and the end of input refuses (bug #18)" {
 	start_team
 	# The original's read took the line, spaces and tabs around it cut;
-	# only y or Y stopped.
+	# only y or Y stopped (yes too, here: the next test).
 	local answer
-	for answer in 'n\n' 'yes\n' '\n' 'yy\n'; do
+	for answer in 'n\n' 'yes please\n' '\n' 'yy\n'; do
 		stop_piped "$answer"
 		assert_success
 		if is_original; then
@@ -357,6 +357,22 @@ stop_piped() {
 	# No question asked where nobody reads it: read -p printed its prompt
 	# on a terminal only.
 	[[ "$stderr" != *"(y/N)"* ]] || fail "$stderr"
+	run tmux has-session -t "=$TEAM"
+	assert_failure
+}
+
+# bats test_tags=original
+@test "stop takes yes, Yes or YES as y; the original cancelled (issue 30)" {
+	start_team
+	stop_piped 'Yes\n'
+	assert_success
+	if is_original; then
+		assert_notice "$output" INFO
+		run tmux has-session -t "=$TEAM"
+		assert_success
+		return
+	fi
+	[[ "$stderr" != *Cancelled* ]] || fail "$stderr"
 	run tmux has-session -t "=$TEAM"
 	assert_failure
 }
