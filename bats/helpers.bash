@@ -449,3 +449,44 @@ attached_clients() {
 has_client() {
 	[[ -n "$(tmux list-clients 2>/dev/null)" ]]
 }
+
+# use_titling_agent makes each agent a program that gives its pane a title
+# of its own, "own title", with the escape sequence (OSC 2) Claude Code
+# sends, and then waits.
+use_titling_agent() {
+	mkdir -p "$BATS_TEST_TMPDIR/titler"
+	printf '#!/bin/sh\nprintf "\\033]2;%%s\\033\\\\" "own title"\nexec sleep 3600\n' >"$BATS_TEST_TMPDIR/titler/titler"
+	chmod +x "$BATS_TEST_TMPDIR/titler/titler"
+	export MAS_AGENT_COMMAND="$BATS_TEST_TMPDIR/titler/titler"
+}
+
+# titled SESSION tells whether every pane of SESSION has the title its
+# agent gave it (use_titling_agent).
+titled() {
+	! tmux list-panes -s -t "=$1" -F '#{pane_title}' | grep -qvx "own title"
+}
+
+# assert_pane_titles SESSION checks, once every agent has titled its pane
+# itself, that each pane still carries its agent's name (@mas_title), and
+# that each window's border shows that name, the active pane's reversed.
+assert_pane_titles() {
+	wait_until "every agent has titled its pane" titled "$1" || return
+	run tmux list-panes -s -t "=$1" -F '#{window_name} #{@mas_agent}|#{E:pane-border-format}|#{pane_title}'
+	assert_output "$(printf '%s\n' 'meta 00|#[reverse] 00 Meta Manager #[default]|own title' \
+		'design 10|#[reverse] 10 Design Manager #[default]|own title' \
+		'design 11| 11 UI Designer #[default]|own title' \
+		'design 12| 12 UX Designer #[default]|own title' \
+		'design 13| 13 Visual Designer #[default]|own title' \
+		'development 20|#[reverse] 20 Development Manager #[default]|own title' \
+		'development 21| 21 Frontend Developer #[default]|own title' \
+		'development 22| 22 Backend Developer #[default]|own title' \
+		'development 23| 23 DevOps #[default]|own title' \
+		'business 30|#[reverse] 30 Business Manager #[default]|own title' \
+		'business 31| 31 Accounting #[default]|own title' \
+		'business 32| 32 Strategy #[default]|own title' \
+		'business 33| 33 Analytics #[default]|own title')"
+	local w
+	for w in meta design development business; do
+		[ "$(tmux show-options -wv -t "=$1:=$w" pane-border-status)" = top ] || fail "window $w: no border status"
+	done
+}

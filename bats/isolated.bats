@@ -338,6 +338,14 @@ setup() { isolated_setup; }
 }
 
 # bats test_tags=original
+@test "each pane's border names its agent, whatever title the agent gives its pane (issue 30)" {
+	skip_if_original "issue 30: new, the original named no pane (legacy.bats asserts it)"
+	use_titling_agent
+	run --separate-stderr mas start --no-attach
+	assert_success
+	assert_pane_titles "mas-$(started_id | cut -c1-8)"
+}
+
 # bats test_tags=original
 @test "a MAS_ROOT that does not exist is made, with a notice first; the original made it in silence" {
 	export MAS_ROOT="$BATS_TEST_TMPDIR/typo/root"

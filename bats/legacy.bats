@@ -378,6 +378,23 @@ stop_piped() {
 }
 
 # bats test_tags=original
+@test "each pane's border names its agent, whatever title the agent gives its pane; the original named no pane (issue 30)" {
+	if is_original; then
+		# It typed clauded (the stub) into login shells, whose titles
+		# are the host's; nothing named the agents.
+		start_team
+		run tmux list-panes -s -t "=$TEAM" -F '#{@mas_title}'
+		[ "$(sort -u <<<"$output")" = "" ]
+		[ "$(tmux show-options -wv -t "=$TEAM:=design" pane-border-status)" = "" ]
+		return
+	fi
+	use_titling_agent
+	run --separate-stderr mas start --no-attach
+	assert_success
+	assert_pane_titles mas-tmux
+}
+
+# bats test_tags=original
 @test "yes | mas stop stops the session" {
 	start_team
 	run --separate-stderr bash -c 'yes | "$MAS_BIN" stop' 3>&-
