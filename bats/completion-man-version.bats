@@ -188,3 +188,32 @@ ${id:0:8}"
 	assert_line '       session stop <id>'
 	assert_line '       MAS_API_TOKEN'
 }
+
+# installed_files ROOT lists what lies under ROOT, links with their targets.
+installed_files() {
+	(cd "$1" && find . -mindepth 1 \( -type f -o -type l \) -printf '%p %l\n' | sort)
+}
+
+@test "make install PREFIX=~/.local puts mas, mas(1) and the completions under the prefix only, and make uninstall takes them back" {
+	local repo="$BATS_TEST_DIRNAME/.." before
+	before="$(installed_files "$HOME")"
+	run make -C "$repo" --no-print-directory install PREFIX="$HOME/.local" BIN="$MAS_BIN"
+	assert_success
+	run installed_files "$HOME/.local"
+	assert_output "$(printf '%s\n' './bin/mas mas_refactored.sh' './bin/mas_refactored.sh ' \
+		'./share/bash-completion/completions/mas ' './share/bash-completion/completions/mas_refactored.sh mas' \
+		'./share/fish/vendor_completions.d/mas.fish ' './share/fish/vendor_completions.d/mas_refactored.sh.fish mas.fish' \
+		'./share/man/man1/mas.1 ' './share/zsh/site-functions/_mas ')"
+	# Nothing else was written in HOME.
+	[ "$(installed_files "$HOME" | grep -v '^\./\.local/')" = "$before" ]
+	cmp "$MAS_BIN" "$HOME/.local/bin/mas_refactored.sh"
+	[ -x "$HOME/.local/bin/mas" ]
+	cmp <("$MAS_BIN" man) "$HOME/.local/share/man/man1/mas.1"
+	cmp <("$MAS_BIN" completion bash) "$HOME/.local/share/bash-completion/completions/mas"
+	cmp <("$MAS_BIN" completion zsh) "$HOME/.local/share/zsh/site-functions/_mas"
+	cmp <("$MAS_BIN" completion fish) "$HOME/.local/share/fish/vendor_completions.d/mas.fish"
+	run make -C "$repo" --no-print-directory uninstall PREFIX="$HOME/.local" BIN="$MAS_BIN"
+	assert_success
+	run installed_files "$HOME/.local"
+	assert_output ""
+}
