@@ -217,3 +217,12 @@ installed_files() {
 	run installed_files "$HOME/.local"
 	assert_output ""
 }
+
+@test "scripts/test.sh runs the tests before the cross-compile check, which costs a fresh machine most of its first hour" {
+	local script="$BATS_TEST_DIRNAME/../scripts/test.sh" go_test bats cross
+	go_test="$(grep -n '^say "go test"$' "$script" | cut -d: -f1)"
+	bats="$(grep -n '^say "bats"$' "$script" | cut -d: -f1)"
+	cross="$(grep -n '^say "cross-compile' "$script" | cut -d: -f1)"
+	[ -n "$go_test" ] && [ -n "$bats" ] && [ -n "$cross" ] || fail "a step is gone from $script"
+	[ "$go_test" -lt "$cross" ] && [ "$bats" -lt "$cross" ] || fail "go test at line $go_test, bats at $bats, cross-compile at $cross"
+}
