@@ -218,6 +218,33 @@ installed_files() {
 	assert_output ""
 }
 
+# readme_block HEADING prints the first sh block of README.md after the
+# line HEADING ("" for the first of the file).
+readme_block() {
+	awk -v heading="$1" 'heading == "" || $0 == heading { found = 1 }
+		found && /^```sh$/ { inside = 1; next }
+		inside && /^```$/ { exit }
+		inside' "$BATS_TEST_DIRNAME/../README.md"
+}
+
+@test "the README's set-up block runs as written, and makes the mas its first block uses" {
+	command -v make >/dev/null || skip "no make"
+	local setup
+	setup="$(readme_block "## Set up")"
+	[[ "$setup" == "make install PREFIX=~/.local"* ]] || fail "the set-up block: $setup"
+	# As a user would type it, in the checkout, with this test's HOME.
+	run bash -c "cd \"\$1\" && set -e && $setup" _ "$BATS_TEST_DIRNAME/.."
+	assert_success
+	assert_line --partial "Usage:"
+	# The first block, in a directory of the user's, with the mas just installed.
+	export PATH="$HOME/.local/bin:$PATH"
+	[ "$(type -P mas)" = "$HOME/.local/bin/mas" ]
+	run bash -c "set -e; $(readme_block "")"
+	assert_success
+	assert_line --partial "Unit 10: Design Manager"
+	assert_line --partial "Message sent to 4/4 agents"
+}
+
 @test "scripts/test.sh runs the tests before the cross-compile check, which costs a fresh machine most of its first hour" {
 	local script="$BATS_TEST_DIRNAME/../scripts/test.sh" go_test bats cross
 	go_test="$(grep -n '^say "go test"$' "$script" | cut -d: -f1)"
