@@ -253,3 +253,13 @@ readme_block() {
 	[ -n "$go_test" ] && [ -n "$bats" ] && [ -n "$cross" ] || fail "a step is gone from $script"
 	[ "$go_test" -lt "$cross" ] && [ "$bats" -lt "$cross" ] || fail "go test at line $go_test, bats at $bats, cross-compile at $cross"
 }
+
+@test "docs/completion.md's fish line works in a HOME that has no fish directory yet" {
+	use_mas_on_path
+	local line
+	line="$(grep -m1 'mas completion fish >' "$BATS_TEST_DIRNAME/../docs/completion.md")"
+	assert_dir_not_exists "$HOME/.config/fish"
+	run bash -c "$line"
+	assert_success
+	cmp <(mas completion fish) "$HOME/.config/fish/completions/mas.fish"
+}
