@@ -311,7 +311,8 @@ JSON
 	assert_failure
 	[ "$(find "$WORK" | sort)" = "$before" ]
 	# A server whose runs would wait for it says so at once too.
-	MAS_READY_TIMEOUT=10s run --separate-stderr mas serve --addr 127.0.0.1:1
+	# A port no server can have: were the check gone, serve would fail, not run on.
+	MAS_READY_TIMEOUT=10s run --separate-stderr mas serve --addr 127.0.0.1:99999
 	assert_failure 2
 	[ "$stderr" = 'mas: MAS_READY_TIMEOUT must be a whole number of seconds above 0, not "10s"' ]
 }
