@@ -47,12 +47,13 @@ func (e Env) rootAndWhy() (root, why string) {
 	return e.Cwd, "the root: the working directory" + other
 }
 
-// makeRoot creates the root of a start when it does not exist, and says
-// so: a MAS_ROOT with a typo would otherwise become a new root in silence
-// (issue 30). The function it returns removes what it made, as far as it
-// is still empty, for a start that fails; it does nothing when the root
-// was there.
-func (a *App) makeRoot() (removeMade func(), err error) {
+// watchRoot is called before a start: a root that does not exist yet (a
+// typo in MAS_ROOT) would become a new root in silence (issue 30), since
+// the modes make the directories they need, parents included. The function
+// it returns is called once the start is over: when it succeeded, it says
+// that the root was made; when it failed, it takes back the directories
+// the start made on the way, as far as they are still empty.
+func (a *App) watchRoot() (done func(ok bool)) {
 	root, why := a.rootAndWhy()
 	var missing []string // the root and its missing parents, deepest first
 	for dir := root; ; dir = filepath.Dir(dir) {
@@ -61,22 +62,19 @@ func (a *App) makeRoot() (removeMade func(), err error) {
 		}
 		missing = append(missing, dir)
 	}
-	removeMade = func() {
-		for _, dir := range missing {
-			if os.Remove(dir) != nil {
-				return
+	return func(ok bool) {
+		switch {
+		case len(missing) == 0:
+		case ok && isDir(root):
+			a.Report.Infof("Created %s (%s): it did not exist", root, why)
+		case !ok:
+			for _, dir := range missing {
+				if os.Remove(dir) != nil {
+					return
+				}
 			}
 		}
 	}
-	if len(missing) == 0 {
-		return removeMade, nil
-	}
-	a.Report.Infof("Creating %s (%s): it does not exist", root, why)
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		removeMade()
-		return nil, err
-	}
-	return removeMade, nil
 }
 
 // Abs is p made absolute against the working directory.

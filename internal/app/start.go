@@ -200,19 +200,11 @@ func (a *App) createIsolated(ctx context.Context, id string, config []byte) (*is
 	if err != nil {
 		return nil, err
 	}
-	if id != "" {
-		if err := isolated.ValidateNewID(id); err != nil {
-			return nil, malformedAsUsage(err, "")
-		}
-	}
-	removeMade, err := a.makeRoot()
-	if err != nil {
-		return nil, StartFailed(Isolated, err)
-	}
+	rootDone := a.watchRoot()
 	o.Config = config
 	s, err := isolated.Create(ctx, o)
+	rootDone(err == nil)
 	if err != nil {
-		removeMade()
 		if errors.Is(err, isolated.ErrMalformedID) {
 			return nil, malformedAsUsage(err, "")
 		}
@@ -228,10 +220,7 @@ func (a *App) createLegacy(ctx context.Context, skipInit bool) (*legacy.Session,
 	if err != nil {
 		return nil, err
 	}
-	removeMade, err := a.makeRoot()
-	if err != nil {
-		return nil, StartFailed(Legacy, err)
-	}
+	rootDone := a.watchRoot()
 	s, err := legacy.Create(ctx, legacy.CreateOptions{
 		Root:     a.Root(),
 		Project:  project.Name,
@@ -246,9 +235,7 @@ func (a *App) createLegacy(ctx context.Context, skipInit bool) (*legacy.Session,
 		Mas:      a.masForPanes(a.Root()),
 		Path:     a.Getenv("PATH"),
 	})
-	if err != nil {
-		removeMade()
-	}
+	rootDone(err == nil)
 	if err != nil && !errors.Is(err, legacy.ErrRunning) {
 		return nil, StartFailed(Legacy, err)
 	}
