@@ -25,10 +25,11 @@ common_setup() {
 }
 
 common_teardown() {
-	# End only what this test started, by pid.
+	# End only what this test started, by pid: what it recorded (start_serve,
+	# the fake node) and the background servers of its roots, at any depth.
 	local pid
 	# shellcheck disable=SC2013 # one pid per word
-	for pid in $(cat "$BATS_TEST_TMPDIR/node.pids" "$BATS_TEST_TMPDIR"/*/.mas_http.pid "$BATS_TEST_TMPDIR"/*/*/.mas_http.pid 2>/dev/null); do
+	for pid in $(find "$BATS_TEST_TMPDIR" -name .mas_http.pid -type f -exec cat {} + 2>/dev/null; cat "$BATS_TEST_TMPDIR/node.pids" 2>/dev/null); do
 		kill "$pid" 2>/dev/null || true
 	done
 	if [[ -n "${TMUX_TMPDIR:-}" ]]; then
@@ -385,7 +386,10 @@ use_idle_agent() {
 }
 
 # start_serve ROOT starts "mas serve" for ROOT on a free port in the
-# background; API is its base URL. The pid is recorded for teardown.
+# background; API is its base URL. The pid recorded for teardown is the
+# server's own: it is started directly, never through a shell function,
+# whose pid would be that of a subshell, which a kill would end and leave
+# the server running.
 start_serve() {
 	local port
 	port="$(free_port)"
