@@ -108,7 +108,7 @@ func (b Backend) Session(ctx context.Context, ref string) (*api.Session, error) 
 	s := apiSession(d.Session)
 	running := 0
 	for _, as := range d.Agents {
-		s.Agents = append(s.Agents, api.Agent(agentView(as)))
+		s.Agents = append(s.Agents, apiAgent(agentView(as)))
 		if as.Status == layout.Running {
 			running++
 		}
@@ -374,12 +374,18 @@ func apiStatus(st Status) *api.Status {
 	}
 	for _, as := range st.Agents {
 		out.Agents = append(out.Agents, api.AgentStatus{ID: as.ID, Name: as.Name, Status: string(as.Status), Window: as.Window,
-			Pane: as.Pane, Activity: as.Activity, ActivitySince: as.ActivitySince, Message: as.Message, Conversation: as.Conversation})
+			Pane: as.Pane, Activity: string(as.Activity), ActivitySince: as.ActivitySince, Message: as.Message, Conversation: as.Conversation})
 	}
 	return out
 }
 
+// apiAgent is an agent as GET /sessions/{id} shows it.
+func apiAgent(v AgentView) api.Agent {
+	return api.Agent{ID: v.ID, Name: v.Name, Window: v.Window, Status: string(v.Status),
+		Activity: string(v.Activity), ActivitySince: v.ActivitySince, Message: v.Message}
+}
+
 // apiOutput is an agent's screen as GET /sessions/{id}/output shows it.
 func apiOutput(o AgentOutput) api.AgentOutput {
-	return api.AgentOutput{Agent: api.Agent(o.AgentView), Lines: o.Lines}
+	return api.AgentOutput{Agent: apiAgent(o.AgentView), Lines: o.Lines}
 }

@@ -110,7 +110,7 @@ func TestBackendShowsActivity(t *testing.T) {
 	// An agent whose pane is gone needs no one, whatever its events say;
 	// the list, which asks tmux for no pane, still counts it.
 	f.RemovePane(run.TmuxSession, "23")
-	if s, _ := b.Session(ctx, run.SessionID); s.Agents[8].Activity != activity.Missing || count(s.NeedsYou) != 1 || count(s.Asking) != 1 {
+	if s, _ := b.Session(ctx, run.SessionID); s.Agents[8].Activity != string(activity.Missing) || count(s.NeedsYou) != 1 || count(s.Asking) != 1 {
 		t.Errorf("23's pane gone: 23 %s, needsYou %d, asking %d; want missing, 1, 1", s.Agents[8].Activity, count(s.NeedsYou), count(s.Asking))
 	}
 

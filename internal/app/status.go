@@ -18,10 +18,10 @@ type AgentStatus struct {
 	Pane   string       `json:"pane,omitempty"`
 	// What the agent is doing, from its events (package activity), and
 	// since when (ISO-8601).
-	Activity      string `json:"activity"`
-	ActivitySince string `json:"activitySince,omitempty"`
-	Message       string `json:"message,omitempty"`      // what an asking agent asks
-	Conversation  string `json:"conversation,omitempty"` // the agent's own conversation id
+	Activity      activity.Activity `json:"activity"`
+	ActivitySince string            `json:"activitySince,omitempty"`
+	Message       string            `json:"message,omitempty"`      // what an asking agent asks
+	Conversation  string            `json:"conversation,omitempty"` // the agent's own conversation id
 }
 
 // WindowStatus is one window of a status report.
@@ -149,6 +149,22 @@ func (as *AgentStatus) setActivity(run activity.Run, s activity.State, ok bool) 
 	if ok {
 		as.Conversation = s.Conversation
 	}
+}
+
+// ActivityRepeatsPane tells whether activity act says no more than the
+// agent's pane state: a pane that is starting, exited or missing gives
+// its agent the activity of the same name (setActivity, or no event yet),
+// which people need not read twice.
+func ActivityRepeatsPane(act activity.Activity, pane layout.State) bool {
+	switch act {
+	case activity.Starting:
+		return pane == layout.Starting
+	case activity.Exited:
+		return pane == layout.Exited
+	case activity.Missing:
+		return pane == layout.Missing
+	}
+	return false
 }
 
 // activity reads what the agents of the selected session reported: none

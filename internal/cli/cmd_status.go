@@ -76,11 +76,14 @@ func agentStatusLine(ag app.AgentStatus, now time.Time) string {
 // no pane says so in its status already, and one whose program reports
 // nothing has nothing to add (--json says unknown): nothing.
 func activityText(ag app.AgentStatus, now time.Time) string {
-	switch ag.Activity {
-	case string(ag.Status), activity.Exited, activity.Missing, activity.Unknown:
+	if app.ActivityRepeatsPane(ag.Activity, ag.Status) {
 		return ""
 	}
-	text := ag.Activity
+	switch ag.Activity {
+	case activity.Exited, activity.Missing, activity.Unknown:
+		return ""
+	}
+	text := string(ag.Activity)
 	if since, err := time.Parse(time.RFC3339, ag.ActivitySince); err == nil {
 		text += " for " + max(now.Sub(since), 0).Round(time.Second).String()
 	}
