@@ -41,7 +41,7 @@ func (b Backend) Run(ctx context.Context, r api.RunRequest) (*api.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	run := &api.Run{SessionMode: string(s.Mode), SessionID: s.ID, TmuxSession: s.Name, Status: "started", StartedAt: started,
+	run := &api.Run{SessionMode: string(s.Mode), SessionID: s.ID, TmuxSession: s.Name, Status: api.RunStarted, StartedAt: started,
 		WorkingDir: s.Dir, UnitDir: s.UnitDir, WorkflowsDir: s.WorkflowsDir}
 	if run.SessionID == "" {
 		run.SessionID = s.Name // a legacy session's id is its name
@@ -188,7 +188,7 @@ func (b Backend) Message(ctx context.Context, m api.MessageRequest) (*api.Messag
 	case err != nil:
 		return nil, err
 	}
-	res := &api.MessageResult{Status: "acknowledged", Session: sel.Name, Target: m.Target, Sent: n, Total: len(ids)}
+	res := &api.MessageResult{Status: api.MessageAcknowledged, Session: sel.Name, Target: m.Target, Sent: n, Total: len(ids)}
 	if n < len(ids) {
 		return nil, api.Errorf(api.ErrPartial, "message sent to %d/%d agents: %v", n, len(ids), failed)
 	}
@@ -337,14 +337,14 @@ func (b Backend) Agents(ctx context.Context, ref string) (*api.SessionAgents, er
 // seatStatus is an agent's state (layout.AgentState, "" for a session
 // that does not run) as the original API said it: running, error for a
 // pane that is gone, stopped for the rest (not started yet, exited).
-func seatStatus(state layout.State) string {
+func seatStatus(state layout.State) api.SeatStatus {
 	switch state {
 	case layout.Running:
-		return "running"
+		return api.SeatRunning
 	case layout.Missing:
-		return "error"
+		return api.SeatError
 	}
-	return "stopped"
+	return api.SeatStopped
 }
 
 // withOriginalFields adds to a session of the API the original's
@@ -352,7 +352,7 @@ func seatStatus(state layout.State) string {
 // httpServerStatus, running since this server answers for the session's
 // root (the original always said stopped).
 func withOriginalFields(j api.Session, running int) api.Session {
-	j.StartedAt, j.AgentCount, j.HTTPServerStatus = j.CreatedAt, &running, "running"
+	j.StartedAt, j.AgentCount, j.HTTPServerStatus = j.CreatedAt, &running, api.ServerRunning
 	return j
 }
 

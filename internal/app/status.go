@@ -36,6 +36,24 @@ type HTTPStatus struct {
 	PID     int  `json:"pid,omitempty"`
 }
 
+// ServerState is whether the root's background server runs, as status
+// says it to people.
+type ServerState string
+
+// The states of the background server.
+const (
+	ServerRunning ServerState = "running"
+	ServerStopped ServerState = "stopped"
+)
+
+// State is h as status says it to people.
+func (h HTTPStatus) State() ServerState {
+	if h.Running {
+		return ServerRunning
+	}
+	return ServerStopped
+}
+
 // Status is a session's status, as status --json and GET /status show it.
 type Status struct {
 	Session    string         `json:"session"`

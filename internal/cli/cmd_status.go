@@ -41,11 +41,7 @@ func (cl *CommandLine) status(ctx context.Context, cc *ucli.Context) error {
 	if cc.Bool("detail") && len(sel.Panes) > 0 {
 		fmt.Fprintf(&b, "Started at: %s\nWorkspace: %s\n", st.StartedAt, st.Workspace)
 	}
-	http := "stopped"
-	if st.HTTPServer.Running {
-		http = "running"
-	}
-	fmt.Fprintf(&b, "HTTP Server: %s\n", http)
+	fmt.Fprintf(&b, "HTTP Server: %s\n", st.HTTPServer.State())
 	if cc.Bool("detail") {
 		if st.HTTPServer.Running {
 			fmt.Fprintf(&b, "  PID: %d\n", st.HTTPServer.PID)
