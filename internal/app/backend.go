@@ -27,7 +27,7 @@ func NewBackend(a *App) Backend { return Backend{a} }
 func (b Backend) Run(ctx context.Context, r api.RunRequest) (*api.Run, error) {
 	prompts, err := ConfigPrompts(r.Agents)
 	if err != nil {
-		return nil, api.Errorf(api.ErrInvalid, "%v", err)
+		return nil, api.Errorf(api.ErrInvalid, "%w", err)
 	}
 	started := b.a.Now().UTC().Format(time.RFC3339)
 	mode := Legacy // the API checked the mode: "", legacy or isolated
@@ -165,7 +165,7 @@ func (b Backend) Remove(ctx context.Context, ref string, force bool) (string, er
 
 func (b Backend) Message(ctx context.Context, m api.MessageRequest) (*api.MessageResult, error) {
 	if err := layout.CheckText(m.Message); err != nil {
-		return nil, api.Errorf(api.ErrInvalid, "%v", err)
+		return nil, api.Errorf(api.ErrInvalid, "%w", err)
 	}
 	ids, unknown := roster.Recipients(m.Target)
 	if len(ids) == 0 || len(unknown) > 0 {
@@ -176,7 +176,7 @@ func (b Backend) Message(ctx context.Context, m api.MessageRequest) (*api.Messag
 	case isAmbiguous(err):
 		return nil, asAPIError(err)
 	case errors.Is(err, ErrNotRunning), errors.Is(err, ErrNoSession), errors.Is(err, isolated.ErrNoSession):
-		return nil, api.Errorf(api.ErrNotFound, "%v", err)
+		return nil, api.Errorf(api.ErrNotFound, "%w", err)
 	case err != nil:
 		return nil, conflict(err, "the request's \"session\" field")
 	}
@@ -200,12 +200,12 @@ func (b Backend) Output(ctx context.Context, ref, agent, lines string) (*api.Out
 	if lines != "" {
 		var err error
 		if n, err = PeekLines(lines); err != nil {
-			return nil, api.Errorf(api.ErrInvalid, "lines %v", err)
+			return nil, api.Errorf(api.ErrInvalid, "lines %w", err)
 		}
 	}
 	ids, err := PeekTargets(agent)
 	if err != nil {
-		return nil, api.Errorf(api.ErrInvalid, "agent: %v", err)
+		return nil, api.Errorf(api.ErrInvalid, "agent: %w", err)
 	}
 	sel, err := b.running(ctx, ref)
 	if err != nil {
@@ -234,9 +234,9 @@ func (b Backend) running(ctx context.Context, ref string) (Selected, error) {
 	case isAmbiguous(err):
 		return Selected{}, asAPIError(err)
 	case errors.Is(err, ErrNotRunning) && b.known(ref):
-		return Selected{}, api.Errorf(api.ErrConflict, "%v", err)
+		return Selected{}, api.Errorf(api.ErrConflict, "%w", err)
 	case errors.Is(err, ErrNotRunning):
-		return Selected{}, api.Errorf(api.ErrNotFound, "%v", err)
+		return Selected{}, api.Errorf(api.ErrNotFound, "%w", err)
 	}
 	return sel, err
 }
@@ -274,7 +274,7 @@ func conflict(err error, field string) error {
 		return api.Errorf(api.ErrConflict, "several mas sessions are running (%s): name one in %s",
 			strings.Join(several.Names, ", "), field)
 	}
-	return api.Errorf(api.ErrConflict, "%v", err)
+	return api.Errorf(api.ErrConflict, "%w", err)
 }
 
 // The routes and fields of the original's HTTP API (6526c92) that its

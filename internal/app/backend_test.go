@@ -335,6 +335,7 @@ func TestBackendSpeaksTheOriginalAPI(t *testing.T) {
 		why  string
 	}{
 		{func() error { _, err := b.Connect(ctx, stopped.SessionID, api.ConnectRequest{}); return err }, api.ErrConflict, "connect to a stopped session: 409"},
+		{func() error { _, err := b.Connect(ctx, stopped.SessionID, api.ConnectRequest{}); return err }, ErrNotRunning, "the 409 keeps its cause for errors.Is (wrapped with %w, not %v)"},
 		{func() error { _, err := b.Connect(ctx, "deadbeef", api.ConnectRequest{}); return err }, api.ErrNotFound, "connect to no session: 404"},
 		{func() error { _, err := b.Connect(ctx, "mas-stranger", api.ConnectRequest{}); return err }, api.ErrNotFound, "a tmux session that is not the root's: 404"},
 		{func() error { _, err := b.Connect(ctx, run.SessionID, api.ConnectRequest{Window: "x; id"}); return err }, api.ErrInvalid, "a window that is none: 400"},
