@@ -112,7 +112,7 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 		if err != nil {
 			return nil, fmt.Errorf("pane logs: %w", err)
 		}
-		u.Add("remove pane logs", func(context.Context) error { layout.RemoveLogs(logDir, made); return nil })
+		u.Add("remove pane logs", func(context.Context) error { return layout.RemoveLogs(logDir, made) })
 	}
 	if err := prepareUnits(s, o); err != nil {
 		return nil, u.Fail(ctx, err)
