@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -286,8 +285,8 @@ func conflict(err error, field string) error {
 // It attaches nothing. The session is chosen as GET /sessions/{id}/output
 // chooses it.
 func (b Backend) Connect(ctx context.Context, ref string, r api.ConnectRequest) (*api.Connection, error) {
-	if r.Window != "" && !slices.ContainsFunc(roster.Windows(), func(w roster.Window) bool { return w.Name == r.Window }) {
-		return nil, api.Errorf(api.ErrInvalid, "window must be meta, design, development or business, not %q", r.Window)
+	if r.Window != "" && !roster.IsWindow(r.Window) {
+		return nil, api.Errorf(api.ErrInvalid, "window must be %s, not %q", roster.WindowList(), r.Window)
 	}
 	sel, err := b.running(ctx, ref)
 	if err != nil {
