@@ -12,6 +12,7 @@ import (
 	"mas/internal/roster"
 	"mas/isolated"
 	"mas/legacy"
+	"mas/tmux"
 )
 
 // Backend serves the HTTP API with the command line's own verbs. It is
@@ -292,9 +293,9 @@ func (b Backend) Connect(ctx context.Context, ref string, r api.ConnectRequest) 
 	if err != nil {
 		return nil, err
 	}
-	target := "=" + sel.Name
+	target := tmux.Session(sel.Name)
 	if r.Window != "" {
-		target += ":=" + r.Window
+		target = tmux.Window(sel.Name, r.Window)
 	}
 	windows := map[int]bool{}
 	for _, p := range sel.Panes {
