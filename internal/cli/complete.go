@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"mas/envfile"
 	"mas/internal/roster"
 	"mas/isolated"
 )
@@ -102,9 +103,9 @@ func (cl *CommandLine) values(kind argKind, before []string, cur string) []strin
 	case stoppedSessionArg:
 		return cl.sessionRefs(cur, isolated.Stopped)
 	case scriptShellArg:
-		return withPrefix(completionShells, cur)
+		return withPrefix(completionShells(), cur)
 	case envShellArg:
-		return withPrefix(envShells, cur)
+		return withPrefix(envfile.ShellNames(), cur)
 	case windowArg:
 		return withPrefix(windowNames(), cur)
 	case fileArg:
@@ -210,6 +211,3 @@ func contains(s []string, v string) bool {
 	}
 	return false
 }
-
-// envShells are the shells "mas env --shell" writes for.
-var envShells = []string{"bash", "zsh", "posix", "fish"}
