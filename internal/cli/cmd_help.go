@@ -112,11 +112,7 @@ func writeFlagsHelp(b *strings.Builder, flags []flagSpec) {
 // targetsHelp lists the targets of send, peek and list -u, as the roster
 // names them.
 func targetsHelp() string {
-	windows := roster.Windows()
-	units := make([]string, len(windows))
-	for i, w := range windows {
-		units[i] = w.Name
-	}
+	windows, units := roster.Windows(), roster.WindowNames()
 	last := strconv.Itoa(len(windows) - 1)
 	example := roster.IDs()[0] + "," + units[1] + "," + windows[len(windows)-1].Agents[1]
 	rows := [][2]string{

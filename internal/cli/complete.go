@@ -107,7 +107,7 @@ func (cl *CommandLine) values(kind argKind, before []string, cur string) []strin
 	case envShellArg:
 		return withPrefix(envfile.ShellNames(), cur)
 	case windowArg:
-		return withPrefix(windowNames(), cur)
+		return withPrefix(roster.WindowNames(), cur)
 	case fileArg:
 		return []string{filesDirective}
 	case commandArg:
@@ -118,15 +118,6 @@ func (cl *CommandLine) values(kind argKind, before []string, cur string) []strin
 		}
 	}
 	return nil
-}
-
-// windowNames are the names of the team's windows, in creation order.
-func windowNames() []string {
-	var names []string
-	for _, w := range roster.Windows() {
-		names = append(names, w.Name)
-	}
-	return names
 }
 
 // targets completes a send target: one part of a comma-separated list,

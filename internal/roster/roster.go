@@ -66,13 +66,19 @@ func IsWindow(name string) bool {
 	return false
 }
 
-// WindowList names the windows in creation order, as a message offers
-// them: "meta, design, development or business".
-func WindowList() string {
+// WindowNames returns the windows' names in creation order.
+func WindowNames() []string {
 	names := make([]string, len(team))
 	for i, w := range team {
 		names[i] = w.name
 	}
+	return names
+}
+
+// WindowList names the windows in creation order, as a message offers
+// them: "meta, design, development or business".
+func WindowList() string {
+	names := WindowNames()
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
