@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"mas/envfile"
@@ -187,18 +188,9 @@ func flagNames(flags []flagSpec) []string {
 func withPrefix(names []string, prefix string) []string {
 	var out []string
 	for _, n := range names {
-		if strings.HasPrefix(n, prefix) && !contains(out, n) {
+		if strings.HasPrefix(n, prefix) && !slices.Contains(out, n) {
 			out = append(out, n)
 		}
 	}
 	return out
-}
-
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
