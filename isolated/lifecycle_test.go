@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"mas/internal/faketmux"
+	"mas/internal/report"
 	"mas/tmux"
 )
 

@@ -5,13 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"mas/internal/report"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"mas/internal/report"
 )
 
 const hostileConf = "set -g base-index 1\nset -g pane-base-index 1\nset -g renumber-windows on\nset -g default-size 40x10\n"

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"mas/internal/report"
 	"os"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 
 	"mas/internal/app"
 	"mas/internal/faketmux"
+	"mas/internal/report"
 	"mas/tmux"
 )
 
