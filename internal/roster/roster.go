@@ -57,14 +57,7 @@ func Windows() []Window {
 }
 
 // IsWindow reports whether name is the name of one of the windows.
-func IsWindow(name string) bool {
-	for _, w := range team {
-		if w.name == name {
-			return true
-		}
-	}
-	return false
-}
+func IsWindow(name string) bool { return slices.Contains(WindowNames(), name) }
 
 // WindowNames returns the windows' names in creation order.
 func WindowNames() []string {
