@@ -310,6 +310,11 @@ func ExampleSession() {
 	// =mas-1a2b3c4d:
 }
 
+func ExampleTopLeftPane() {
+	fmt.Println(TopLeftPane("mas-1a2b3c4d", "design"))
+	// Output: =mas-1a2b3c4d:=design.{top-left}
+}
+
 func ExamplePane() {
 	fmt.Println(Pane("$4", "%17"))
 	// Output: $4:.%17

@@ -108,7 +108,7 @@ func Plan(s Spec) ([][]string, error) {
 			}
 		}
 		if len(w.Agents) > 1 {
-			cmds = append(cmds, []string{"select-pane", "-t", target + ".{top-left}"})
+			cmds = append(cmds, []string{"select-pane", "-t", tmux.TopLeftPane(s.Name, w.Name)})
 		}
 	}
 	cmds = append(cmds, []string{"select-window", "-t", tmux.Window(s.Name, roster.MetaWindow)})
