@@ -12,13 +12,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"mas/internal/report"
 	"net"
 	"net/http"
 	"os"
 	"strings"
 	"time"
 
+	"mas/internal/report"
 	"mas/isolated"
 )
 

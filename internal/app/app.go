@@ -12,13 +12,13 @@ package app
 import (
 	"errors"
 	"fmt"
-	"mas/internal/report"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"mas/internal/report"
 	"mas/isolated"
 	"mas/tmux"
 )

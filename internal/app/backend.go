@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"mas/internal/roster"
 	"mas/isolated"
 	"mas/legacy"
+	"mas/tmux"
 )
 
 // Backend serves the HTTP API with the command line's own verbs. It is
@@ -286,16 +286,16 @@ func conflict(err error, field string) error {
 // It attaches nothing. The session is chosen as GET /sessions/{id}/output
 // chooses it.
 func (b Backend) Connect(ctx context.Context, ref string, r api.ConnectRequest) (*api.Connection, error) {
-	if r.Window != "" && !slices.ContainsFunc(roster.Windows(), func(w roster.Window) bool { return w.Name == r.Window }) {
-		return nil, api.Errorf(api.ErrInvalid, "window must be meta, design, development or business, not %q", r.Window)
+	if r.Window != "" && !roster.IsWindow(r.Window) {
+		return nil, api.Errorf(api.ErrInvalid, "window must be %s, not %q", roster.WindowList(), r.Window)
 	}
 	sel, err := b.running(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
-	target := "=" + sel.Name
+	target := tmux.Session(sel.Name)
 	if r.Window != "" {
-		target += ":=" + r.Window
+		target = tmux.Window(sel.Name, r.Window)
 	}
 	windows := map[int]bool{}
 	for _, p := range sel.Panes {
