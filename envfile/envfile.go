@@ -19,10 +19,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/hashicorp/go-envparse"
+	"mvdan.cc/sh/v3/syntax"
 
 	"mas/internal/safefile"
-
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // Limits on what the package writes and reads.

@@ -19,15 +19,25 @@ const (
 	Fish  Shell = "fish"
 )
 
-// ParseShell accepts "bash", "zsh", "posix", "sh" (as posix) and "fish".
+// ShellNames are the names of the shells Exports and Unsets can write
+// for, in the order a message lists them.
+func ShellNames() []string { return []string{string(Bash), string(Zsh), string(POSIX), string(Fish)} }
+
+// ShellList names the shells for a message: "bash, zsh, posix or fish".
+func ShellList() string {
+	names := ShellNames()
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// ParseShell accepts the ShellNames, and "sh" as posix.
 func ParseShell(name string) (Shell, error) {
-	switch name {
-	case "posix", "sh":
+	if name == "sh" {
 		return POSIX, nil
-	case "bash", "zsh", "fish":
+	}
+	if slices.Contains(ShellNames(), name) {
 		return Shell(name), nil
 	}
-	return "", fmt.Errorf("unknown shell %q (want bash, zsh, posix or fish)", name)
+	return "", fmt.Errorf("unknown shell %q (want %s)", name, ShellList())
 }
 
 // Exports returns commands that set and export vars in sh, one per line,

@@ -39,3 +39,31 @@ func ExampleExports() {
 	// set -gx MAS_SESSION_ID '1612c47f'
 	// set -gx UNIT_DIR '/srv/my mas/unit'
 }
+
+func TestParseShell(t *testing.T) {
+	tests := []struct {
+		name string
+		want Shell
+		err  string
+		why  string
+	}{
+		{"bash", Bash, "", ""},
+		{"zsh", Zsh, "", ""},
+		{"posix", POSIX, "", ""},
+		{"sh", POSIX, "", "sh is posix, though messages do not offer it"},
+		{"fish", Fish, "", ""},
+		{"csh", "", `unknown shell "csh" (want bash, zsh, posix or fish)`, "the message lists ShellNames"},
+		{"Bash", "", `unknown shell "Bash" (want bash, zsh, posix or fish)`, "case-sensitive"},
+		{"", "", `unknown shell "" (want bash, zsh, posix or fish)`, "no name"},
+	}
+	for _, tt := range tests {
+		got, err := ParseShell(tt.name)
+		errText := ""
+		if err != nil {
+			errText = err.Error()
+		}
+		if got != tt.want || errText != tt.err {
+			t.Errorf("ParseShell(%q) = %q, %v; want %q, %s (%s)", tt.name, got, err, tt.want, tt.err, tt.why)
+		}
+	}
+}

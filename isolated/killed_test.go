@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"mas/internal/report"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"mas/internal/layout"
+	"mas/internal/report"
 	"mas/internal/tmuxtest"
 	"mas/tmux"
 )

@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"mas/internal/faketmux"
+	"mas/internal/report"
+	"mas/tmux"
 )
 
 // TestLifecycle creates, lists, describes and stops a session on an
@@ -36,7 +37,7 @@ func TestLifecycle(t *testing.T) {
 	if config, _ := l.Files(); err != nil || l.Status != "active" || config != filepath.Join(s.Dir, "config.json") {
 		t.Errorf("describe: %+v, %v, config %q", l, err, config)
 	}
-	f.Respond([]string{"kill-session", "-t", "=" + s.TmuxName}) // gone by other means
+	f.Respond([]string{"kill-session", "-t", tmux.Session(s.TmuxName)}) // gone by other means
 	if list, _, _ := List(ctx, rec, root); list[0].Status != "stopped" || !list[0].Lost {
 		t.Errorf("a session whose tmux session is gone: %q, lost %v; want stopped and lost", list[0].Status, list[0].Lost)
 	}

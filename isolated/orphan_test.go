@@ -300,7 +300,7 @@ func TestAnotherRootsTmuxSessionIsNotThisSessions(t *testing.T) {
 	root, s, f, rec := stoppedSession(t, true)
 	ctx := context.Background()
 	other := t.TempDir()
-	f.Respond([]string{"kill-session", "-t", "=" + s.TmuxName})
+	f.Respond([]string{"kill-session", "-t", tmux.Session(s.TmuxName)})
 	f.Add(s.TmuxName)
 	f.SetOptions(s.TmuxName, layout.Owner{Root: other, Mode: "isolated", ID: s.ID}.Options()...)
 	if l, err := Describe(ctx, rec, root, s.ID); err != nil || l.Status != "stopped" {

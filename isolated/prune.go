@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"mas/internal/layout"
+	"mas/internal/report"
 	"mas/internal/safefile"
 	"mas/tmux"
 )

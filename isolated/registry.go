@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"mas/internal/report"
 	"mas/internal/safefile"
 )
 

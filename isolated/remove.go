@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"mas/internal/layout"
+	"mas/internal/report"
 	"mas/internal/undo"
 	"mas/tmux"
 )

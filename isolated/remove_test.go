@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"mas/internal/faketmux"
+	"mas/internal/report"
 	"mas/tmux"
 )
 

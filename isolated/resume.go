@@ -57,7 +57,7 @@ func Resume(ctx context.Context, o CreateOptions) (*Session, error) {
 		if err != nil {
 			return nil, &StepError{"check logs directory", err}
 		}
-		u.Add("remove pane logs", func(context.Context) error { layout.RemoveLogs(logDir, made); return nil })
+		u.Add("remove pane logs", func(context.Context) error { return layout.RemoveLogs(logDir, made) })
 	}
 	if err := startAgents(ctx, o, s, &u); err != nil {
 		if errors.Is(err, layout.ErrDuplicate) {

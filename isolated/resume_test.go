@@ -344,7 +344,7 @@ func TestResumeUndoesAHalfWayFailure(t *testing.T) {
 // files still say active) is listed stopped, and can be resumed.
 func TestResumeAfterTmuxWentAway(t *testing.T) {
 	root, s, f, rec := stoppedSession(t, true)
-	f.Respond([]string{"kill-session", "-t", "=" + s.TmuxName})
+	f.Respond([]string{"kill-session", "-t", tmux.Session(s.TmuxName)})
 	if _, err := Resume(context.Background(), resumeOptions(root, s, rec)); err != nil || !f.Has(s.TmuxName) {
 		t.Errorf("resume: %v, running %v", err, f.Has(s.TmuxName))
 	}
@@ -401,7 +401,7 @@ func TestResumeLeavesATmuxSessionMadeMeanwhile(t *testing.T) {
 	// The state once the other tmux session is there.
 	f.Add(s.TmuxName)
 	before := state(t, root, f)
-	f.Respond([]string{"kill-session", "-t", "=" + s.TmuxName})
+	f.Respond([]string{"kill-session", "-t", tmux.Session(s.TmuxName)})
 	calls := len(rec.Calls())
 
 	_, err := Resume(context.Background(), resumeOptions(root, s, rec))

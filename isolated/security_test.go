@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"mas/internal/faketmux"
+	"mas/internal/report"
 	"mas/internal/safefile"
 )
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"mas/envfile"
 	"mas/internal/activity"
 	"mas/internal/layout"
+	"mas/internal/report"
 	"mas/internal/safefile"
 )
 

@@ -3,13 +3,13 @@ package isolated
 import (
 	"context"
 	"fmt"
-	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"slices"
 	"time"
 
 	"mas/internal/layout"
+	"mas/internal/report"
 	"mas/tmux"
 )
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"mas/internal/activity"
 	"mas/internal/binlink"
 	"mas/internal/layout"
+	"mas/internal/report"
 	"mas/internal/roster"
 	"mas/internal/undo"
 	"mas/templates"
@@ -112,7 +112,7 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 		if err != nil {
 			return nil, fmt.Errorf("pane logs: %w", err)
 		}
-		u.Add("remove pane logs", func(context.Context) error { layout.RemoveLogs(logDir, made); return nil })
+		u.Add("remove pane logs", func(context.Context) error { return layout.RemoveLogs(logDir, made) })
 	}
 	if err := prepareUnits(s, o); err != nil {
 		return nil, u.Fail(ctx, err)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"mas/internal/faketmux"
 	"mas/internal/layout"
+	"mas/internal/report"
 	"mas/tmux"
 )
 

@@ -10,13 +10,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"mas/internal/report"
 	"os"
 	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"mas/internal/report"
 )
 
 // ErrNotFound is returned when the tmux binary cannot be found or started.

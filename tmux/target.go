@@ -12,6 +12,9 @@ func Session(name string) string { return "=" + name }
 // Window is an exact window target inside an exact session.
 func Window(session, window string) string { return "=" + session + ":=" + window }
 
+// TopLeftPane targets the top-left pane of a window, as Window names it.
+func TopLeftPane(session, window string) string { return Window(session, window) + ".{top-left}" }
+
 // SessionWindows targets the current window of an exact session, for
 // commands that take a window or pane (new-window, display-message).
 func SessionWindows(session string) string { return "=" + session + ":" }

@@ -5,13 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"mas/internal/report"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"mas/internal/report"
 )
 
 const hostileConf = "set -g base-index 1\nset -g pane-base-index 1\nset -g renumber-windows on\nset -g default-size 40x10\n"
@@ -307,6 +308,11 @@ func ExampleSession() {
 	// =mas-1a2b3c4d
 	// =mas-1a2b3c4d:=design
 	// =mas-1a2b3c4d:
+}
+
+func ExampleTopLeftPane() {
+	fmt.Println(TopLeftPane("mas-1a2b3c4d", "design"))
+	// Output: =mas-1a2b3c4d:=design.{top-left}
 }
 
 func ExamplePane() {

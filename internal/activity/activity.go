@@ -17,19 +17,22 @@ import (
 	"unicode/utf8"
 )
 
+// Activity is what an agent is doing, as its events tell.
+type Activity string
+
 // The activities of an agent.
 const (
-	Starting = "starting" // its pane is up, no event yet
-	Waiting  = "waiting"  // its turn ended, or it just started: it waits for input
-	Working  = "working"  // a turn is under way
-	Asking   = "asking"   // a permission or question dialog waits for a person
-	Exited   = "exited"   // the agent's program ended
-	Missing  = "missing"  // its pane is gone
-	Unknown  = "unknown"  // its program reports no events
+	Starting Activity = "starting" // its pane is up, no event yet
+	Waiting  Activity = "waiting"  // its turn ended, or it just started: it waits for input
+	Working  Activity = "working"  // a turn is under way
+	Asking   Activity = "asking"   // a permission or question dialog waits for a person
+	Exited   Activity = "exited"   // the agent's program ended
+	Missing  Activity = "missing"  // its pane is gone
+	Unknown  Activity = "unknown"  // its program reports no events
 )
 
-// NeedsPerson tells whether an agent doing activity waits for a person.
-func NeedsPerson(activity string) bool { return activity == Waiting || activity == Asking }
+// NeedsPerson tells whether an agent doing a waits for a person.
+func NeedsPerson(a Activity) bool { return a == Waiting || a == Asking }
 
 // The hook events mas asks an agent to report (Claude Code's names).
 const (
@@ -50,7 +53,7 @@ var Events = []string{SessionStart, UserPromptSubmit, PreToolUse, PermissionRequ
 // State is what an agent's events say about it: the file NN.json of the
 // activity directory.
 type State struct {
-	Activity     string    `json:"activity"`
+	Activity     Activity  `json:"activity"`
 	Since        time.Time `json:"since"`   // when Activity began
 	Event        string    `json:"event"`   // the last event
 	EventAt      time.Time `json:"eventAt"` // when it arrived
@@ -132,7 +135,7 @@ func Apply(s State, e Event, t time.Time) State {
 
 // Now is what the state says of the agent: its activity and since when. A
 // prompt submitted after the last event makes a waiting agent working.
-func (s State) Now() (string, time.Time) {
+func (s State) Now() (Activity, time.Time) {
 	if !s.Submitted.IsZero() && (s.Activity == Waiting || s.Activity == Starting || s.Activity == "") {
 		return Working, s.Submitted
 	}

@@ -17,7 +17,7 @@ var t0 = time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
 func TestApply(t *testing.T) {
 	steps := []struct {
 		event    Event
-		activity string
+		activity Activity
 		message  string
 	}{
 		{Event{Name: SessionStart, Source: "startup", SessionID: "c-1"}, Waiting, ""},
@@ -74,7 +74,7 @@ func TestRunOf(t *testing.T) {
 		run   Run
 		state State
 		ok    bool
-		want  string
+		want  Activity
 		since time.Time
 	}{
 		{"no events asked for", Run{Started: t0}, waiting, true, Unknown, t0},

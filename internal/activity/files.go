@@ -189,7 +189,7 @@ func Read(dir string) (Run, map[string]State, error) {
 // Of is agent id's activity and since when, from the run and the agent's
 // state (ok false: none): an agent whose program reports no events is
 // Unknown, one with no event in this run Starting.
-func (r Run) Of(s State, ok bool) (string, time.Time) {
+func (r Run) Of(s State, ok bool) (Activity, time.Time) {
 	if !r.Events {
 		return Unknown, r.Started
 	}

@@ -12,13 +12,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"mas/internal/report"
 	"net"
 	"net/http"
 	"os"
 	"strings"
 	"time"
 
+	"mas/internal/report"
 	"mas/isolated"
 )
 
@@ -123,8 +123,8 @@ type Session struct {
 	LastActivity string `json:"lastActivity,omitempty"`
 	// The original API's fields, in GET /sessions and GET
 	// /sessions/{id} only: StartedAt is CreatedAt; AgentCount how many
-	// agents' programs run (as Agents says "running"); HTTPServerStatus
-	// "running", said by the server that answers for the session's root.
+	// agents' programs run (as Agents says SeatRunning); HTTPServerStatus
+	// ServerRunning, said by the server that answers for the session's root.
 	StartedAt        string   `json:"startedAt,omitempty"`
 	AgentCount       *int     `json:"agentCount,omitempty"`
 	HTTPServerStatus string   `json:"httpServerStatus,omitempty"`
@@ -207,7 +207,7 @@ type Connection struct {
 	SessionID     string            `json:"sessionId"`
 	TmuxSession   string            `json:"tmuxSession"`
 	AttachCommand string            `json:"attachCommand"`
-	Status        string            `json:"status"` // connected
+	Status        string            `json:"status"` // SessionConnected
 	Timestamp     string            `json:"timestamp"`
 	Details       ConnectionDetails `json:"connectionDetails"`
 }
@@ -229,15 +229,34 @@ type SessionAgents struct {
 
 // AgentSeat is one agent as the original API's AgentStatus showed it.
 type AgentSeat struct {
-	AgentID string `json:"agentId"`
-	Name    string `json:"name"`
-	// Status is running while the agent's program runs, error when its
-	// pane is gone, stopped otherwise (not started yet, exited, or the
-	// session does not run).
-	Status string `json:"status"`
-	Window string `json:"window"`
-	Pane   int    `json:"pane"` // its position in its window, from 0
+	AgentID string     `json:"agentId"`
+	Name    string     `json:"name"`
+	Status  SeatStatus `json:"status"`
+	Window  string     `json:"window"`
+	Pane    int        `json:"pane"` // its position in its window, from 0
 }
+
+// SeatStatus is an agent's state as the original API's AgentStatus said
+// it.
+type SeatStatus string
+
+// The states of an AgentSeat.
+const (
+	SeatRunning SeatStatus = "running" // the agent's program runs
+	SeatError   SeatStatus = "error"   // its pane is gone
+	SeatStopped SeatStatus = "stopped" // not started yet, exited, or the session does not run
+)
+
+// The original API's words for what a request did, each the one value of
+// the "status" field of its answer.
+const (
+	RunStarted          = "started"      // Run.Status
+	MessageAcknowledged = "acknowledged" // MessageResult.Status
+	SessionStopped      = "stopped"      // DELETE /sessions/{id}
+	SessionConnected    = "connected"    // Connection.Status
+	ServerRunning       = "running"      // Session.HTTPServerStatus: the server that answers runs
+	Healthy             = "ok"           // GET /health
+)
 
 // Status is the answer to GET /status: a session's status, as status
 // --json shows it.

@@ -2,13 +2,14 @@ package api
 
 import (
 	"bytes"
-	"mas/internal/report"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
 	"testing"
+
+	"mas/internal/report"
 )
 
 var loginLine = regexp.MustCompile(`(?m)^\[INFO\] web page login URL \(one use\): (http://127\.0\.0\.1:8765/login\?code=([0-9a-f]{32}))$`)

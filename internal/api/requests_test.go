@@ -2,10 +2,11 @@ package api
 
 import (
 	"bytes"
-	"mas/internal/report"
 	"regexp"
 	"strings"
 	"testing"
+
+	"mas/internal/report"
 )
 
 // TestRequestLog: one line per request, refused ones too, with the

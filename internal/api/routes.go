@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"mas/internal/layout"
 )
 
 // routes maps each endpoint to its handler.
@@ -52,7 +54,7 @@ func answer(w http.ResponseWriter, status int, v any, err error) {
 }
 
 func health(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "timestamp": now()})
+	writeJSON(w, http.StatusOK, map[string]string{"status": Healthy, "timestamp": now()})
 }
 
 func (h handlers) run(w http.ResponseWriter, r *http.Request) {
@@ -64,8 +66,8 @@ func (h handlers) run(w http.ResponseWriter, r *http.Request) {
 		writeError(w, Errorf(ErrInvalid, "agents is required"))
 		return
 	}
-	switch req.SessionMode {
-	case "", "legacy", "isolated":
+	switch layout.Mode(req.SessionMode) {
+	case "", layout.Legacy, layout.Isolated:
 	default:
 		writeError(w, Errorf(ErrInvalid, "sessionMode must be legacy or isolated"))
 		return
@@ -107,7 +109,7 @@ func (h handlers) stop(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"sessionId": s.SessionID, "tmuxSession": s.TmuxSession, "status": "stopped", "timestamp": now()})
+	writeJSON(w, http.StatusOK, map[string]string{"sessionId": s.SessionID, "tmuxSession": s.TmuxSession, "status": SessionStopped, "timestamp": now()})
 }
 
 func (h handlers) connect(w http.ResponseWriter, r *http.Request) {
@@ -121,7 +123,7 @@ func (h handlers) connect(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	c.Status, c.Timestamp = "connected", now()
+	c.Status, c.Timestamp = SessionConnected, now()
 	writeJSON(w, http.StatusOK, c)
 }
 

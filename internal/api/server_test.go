@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mas/internal/report"
 	"net"
 	"net/http"
 	"os"
@@ -15,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"mas/internal/report"
 )
 
 // patience bounds the wait for what a working server does in a fraction

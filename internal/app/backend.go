@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"mas/internal/roster"
 	"mas/isolated"
 	"mas/legacy"
+	"mas/tmux"
 )
 
 // Backend serves the HTTP API with the command line's own verbs. It is
@@ -27,7 +27,7 @@ func NewBackend(a *App) Backend { return Backend{a} }
 func (b Backend) Run(ctx context.Context, r api.RunRequest) (*api.Run, error) {
 	prompts, err := ConfigPrompts(r.Agents)
 	if err != nil {
-		return nil, api.Errorf(api.ErrInvalid, "%v", err)
+		return nil, api.Errorf(api.ErrInvalid, "%w", err)
 	}
 	started := b.a.Now().UTC().Format(time.RFC3339)
 	mode := Legacy // the API checked the mode: "", legacy or isolated
@@ -41,7 +41,7 @@ func (b Backend) Run(ctx context.Context, r api.RunRequest) (*api.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	run := &api.Run{SessionMode: string(s.Mode), SessionID: s.ID, TmuxSession: s.Name, Status: "started", StartedAt: started,
+	run := &api.Run{SessionMode: string(s.Mode), SessionID: s.ID, TmuxSession: s.Name, Status: api.RunStarted, StartedAt: started,
 		WorkingDir: s.Dir, UnitDir: s.UnitDir, WorkflowsDir: s.WorkflowsDir}
 	if run.SessionID == "" {
 		run.SessionID = s.Name // a legacy session's id is its name
@@ -108,7 +108,7 @@ func (b Backend) Session(ctx context.Context, ref string) (*api.Session, error) 
 	s := apiSession(d.Session)
 	running := 0
 	for _, as := range d.Agents {
-		s.Agents = append(s.Agents, api.Agent(agentView(as)))
+		s.Agents = append(s.Agents, apiAgent(agentView(as)))
 		if as.Status == layout.Running {
 			running++
 		}
@@ -165,7 +165,7 @@ func (b Backend) Remove(ctx context.Context, ref string, force bool) (string, er
 
 func (b Backend) Message(ctx context.Context, m api.MessageRequest) (*api.MessageResult, error) {
 	if err := layout.CheckText(m.Message); err != nil {
-		return nil, api.Errorf(api.ErrInvalid, "%v", err)
+		return nil, api.Errorf(api.ErrInvalid, "%w", err)
 	}
 	ids, unknown := roster.Recipients(m.Target)
 	if len(ids) == 0 || len(unknown) > 0 {
@@ -176,7 +176,7 @@ func (b Backend) Message(ctx context.Context, m api.MessageRequest) (*api.Messag
 	case isAmbiguous(err):
 		return nil, asAPIError(err)
 	case errors.Is(err, ErrNotRunning), errors.Is(err, ErrNoSession), errors.Is(err, isolated.ErrNoSession):
-		return nil, api.Errorf(api.ErrNotFound, "%v", err)
+		return nil, api.Errorf(api.ErrNotFound, "%w", err)
 	case err != nil:
 		return nil, conflict(err, "the request's \"session\" field")
 	}
@@ -188,7 +188,7 @@ func (b Backend) Message(ctx context.Context, m api.MessageRequest) (*api.Messag
 	case err != nil:
 		return nil, err
 	}
-	res := &api.MessageResult{Status: "acknowledged", Session: sel.Name, Target: m.Target, Sent: n, Total: len(ids)}
+	res := &api.MessageResult{Status: api.MessageAcknowledged, Session: sel.Name, Target: m.Target, Sent: n, Total: len(ids)}
 	if n < len(ids) {
 		return nil, api.Errorf(api.ErrPartial, "message sent to %d/%d agents: %v", n, len(ids), failed)
 	}
@@ -200,12 +200,12 @@ func (b Backend) Output(ctx context.Context, ref, agent, lines string) (*api.Out
 	if lines != "" {
 		var err error
 		if n, err = PeekLines(lines); err != nil {
-			return nil, api.Errorf(api.ErrInvalid, "lines %v", err)
+			return nil, api.Errorf(api.ErrInvalid, "lines %w", err)
 		}
 	}
 	ids, err := PeekTargets(agent)
 	if err != nil {
-		return nil, api.Errorf(api.ErrInvalid, "agent: %v", err)
+		return nil, api.Errorf(api.ErrInvalid, "agent: %w", err)
 	}
 	sel, err := b.running(ctx, ref)
 	if err != nil {
@@ -234,9 +234,9 @@ func (b Backend) running(ctx context.Context, ref string) (Selected, error) {
 	case isAmbiguous(err):
 		return Selected{}, asAPIError(err)
 	case errors.Is(err, ErrNotRunning) && b.known(ref):
-		return Selected{}, api.Errorf(api.ErrConflict, "%v", err)
+		return Selected{}, api.Errorf(api.ErrConflict, "%w", err)
 	case errors.Is(err, ErrNotRunning):
-		return Selected{}, api.Errorf(api.ErrNotFound, "%v", err)
+		return Selected{}, api.Errorf(api.ErrNotFound, "%w", err)
 	}
 	return sel, err
 }
@@ -274,7 +274,7 @@ func conflict(err error, field string) error {
 		return api.Errorf(api.ErrConflict, "several mas sessions are running (%s): name one in %s",
 			strings.Join(several.Names, ", "), field)
 	}
-	return api.Errorf(api.ErrConflict, "%v", err)
+	return api.Errorf(api.ErrConflict, "%w", err)
 }
 
 // The routes and fields of the original's HTTP API (6526c92) that its
@@ -286,16 +286,16 @@ func conflict(err error, field string) error {
 // It attaches nothing. The session is chosen as GET /sessions/{id}/output
 // chooses it.
 func (b Backend) Connect(ctx context.Context, ref string, r api.ConnectRequest) (*api.Connection, error) {
-	if r.Window != "" && !slices.ContainsFunc(roster.Windows(), func(w roster.Window) bool { return w.Name == r.Window }) {
-		return nil, api.Errorf(api.ErrInvalid, "window must be meta, design, development or business, not %q", r.Window)
+	if r.Window != "" && !roster.IsWindow(r.Window) {
+		return nil, api.Errorf(api.ErrInvalid, "window must be %s, not %q", roster.WindowList(), r.Window)
 	}
 	sel, err := b.running(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
-	target := "=" + sel.Name
+	target := tmux.Session(sel.Name)
 	if r.Window != "" {
-		target += ":=" + r.Window
+		target = tmux.Window(sel.Name, r.Window)
 	}
 	windows := map[int]bool{}
 	for _, p := range sel.Panes {
@@ -337,14 +337,14 @@ func (b Backend) Agents(ctx context.Context, ref string) (*api.SessionAgents, er
 // seatStatus is an agent's state (layout.AgentState, "" for a session
 // that does not run) as the original API said it: running, error for a
 // pane that is gone, stopped for the rest (not started yet, exited).
-func seatStatus(state layout.State) string {
+func seatStatus(state layout.State) api.SeatStatus {
 	switch state {
 	case layout.Running:
-		return "running"
+		return api.SeatRunning
 	case layout.Missing:
-		return "error"
+		return api.SeatError
 	}
-	return "stopped"
+	return api.SeatStopped
 }
 
 // withOriginalFields adds to a session of the API the original's
@@ -352,7 +352,7 @@ func seatStatus(state layout.State) string {
 // httpServerStatus, running since this server answers for the session's
 // root (the original always said stopped).
 func withOriginalFields(j api.Session, running int) api.Session {
-	j.StartedAt, j.AgentCount, j.HTTPServerStatus = j.CreatedAt, &running, "running"
+	j.StartedAt, j.AgentCount, j.HTTPServerStatus = j.CreatedAt, &running, api.ServerRunning
 	return j
 }
 
@@ -374,12 +374,18 @@ func apiStatus(st Status) *api.Status {
 	}
 	for _, as := range st.Agents {
 		out.Agents = append(out.Agents, api.AgentStatus{ID: as.ID, Name: as.Name, Status: string(as.Status), Window: as.Window,
-			Pane: as.Pane, Activity: as.Activity, ActivitySince: as.ActivitySince, Message: as.Message, Conversation: as.Conversation})
+			Pane: as.Pane, Activity: string(as.Activity), ActivitySince: as.ActivitySince, Message: as.Message, Conversation: as.Conversation})
 	}
 	return out
 }
 
+// apiAgent is an agent as GET /sessions/{id} shows it.
+func apiAgent(v AgentView) api.Agent {
+	return api.Agent{ID: v.ID, Name: v.Name, Window: v.Window, Status: string(v.Status),
+		Activity: string(v.Activity), ActivitySince: v.ActivitySince, Message: v.Message}
+}
+
 // apiOutput is an agent's screen as GET /sessions/{id}/output shows it.
 func apiOutput(o AgentOutput) api.AgentOutput {
-	return api.AgentOutput{Agent: api.Agent(o.AgentView), Lines: o.Lines}
+	return api.AgentOutput{Agent: apiAgent(o.AgentView), Lines: o.Lines}
 }

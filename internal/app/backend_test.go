@@ -110,7 +110,7 @@ func TestBackendShowsActivity(t *testing.T) {
 	// An agent whose pane is gone needs no one, whatever its events say;
 	// the list, which asks tmux for no pane, still counts it.
 	f.RemovePane(run.TmuxSession, "23")
-	if s, _ := b.Session(ctx, run.SessionID); s.Agents[8].Activity != activity.Missing || count(s.NeedsYou) != 1 || count(s.Asking) != 1 {
+	if s, _ := b.Session(ctx, run.SessionID); s.Agents[8].Activity != string(activity.Missing) || count(s.NeedsYou) != 1 || count(s.Asking) != 1 {
 		t.Errorf("23's pane gone: 23 %s, needsYou %d, asking %d; want missing, 1, 1", s.Agents[8].Activity, count(s.NeedsYou), count(s.Asking))
 	}
 
@@ -335,6 +335,7 @@ func TestBackendSpeaksTheOriginalAPI(t *testing.T) {
 		why  string
 	}{
 		{func() error { _, err := b.Connect(ctx, stopped.SessionID, api.ConnectRequest{}); return err }, api.ErrConflict, "connect to a stopped session: 409"},
+		{func() error { _, err := b.Connect(ctx, stopped.SessionID, api.ConnectRequest{}); return err }, ErrNotRunning, "the 409 keeps its cause for errors.Is (wrapped with %w, not %v)"},
 		{func() error { _, err := b.Connect(ctx, "deadbeef", api.ConnectRequest{}); return err }, api.ErrNotFound, "connect to no session: 404"},
 		{func() error { _, err := b.Connect(ctx, "mas-stranger", api.ConnectRequest{}); return err }, api.ErrNotFound, "a tmux session that is not the root's: 404"},
 		{func() error { _, err := b.Connect(ctx, run.SessionID, api.ConnectRequest{Window: "x; id"}); return err }, api.ErrInvalid, "a window that is none: 400"},

@@ -34,6 +34,7 @@ import (
 
 	"mas/internal/activity"
 	"mas/internal/api"
+	"mas/tmux"
 )
 
 // patience bounds every wait of these tests.
@@ -594,7 +595,7 @@ func TestWebPageResumeAndRemove(t *testing.T) {
 	c.eval(t, s, click(rowButton(id, "resume")))
 	c.waitFor(t, s, rowStatus(id), "active")
 	c.waitFor(t, s, `[...document.querySelectorAll("#grid .tile.state-running")].length`, "13")
-	out, err := exec.Command("tmux", "list-panes", "-s", "-t", "="+name, "-F", "#{pane_id}").Output()
+	out, err := exec.Command("tmux", "list-panes", "-s", "-t", tmux.Session(name), "-F", "#{pane_id}").Output()
 	if n := strings.Count(string(out), "\n"); err != nil || n != 13 {
 		t.Errorf("after Resume tmux has %d panes (%v), want 13", n, err)
 	}
@@ -654,7 +655,7 @@ func TestWebPageEndsAnOrphan(t *testing.T) {
 	if q := c.eval(t, s, `window.asked[0]`); !strings.Contains(q, "orphaned tmux session "+name) {
 		t.Errorf("the confirmation: %q", q)
 	}
-	if err := exec.Command("tmux", "has-session", "-t", "="+name).Run(); err == nil {
+	if err := exec.Command("tmux", "has-session", "-t", tmux.Session(name)).Run(); err == nil {
 		t.Error("the orphan still runs after Stop")
 	}
 }
@@ -957,7 +958,7 @@ func TestWebPageStopsAKilledCreation(t *testing.T) {
 	c.eval(t, s, `window.confirm = () => true; "ok"`)
 	c.eval(t, s, click(rowButton(id, "stop")))
 	c.waitFor(t, s, rowStatus(id), "stopped")
-	if err := exec.Command("tmux", "has-session", "-t", "="+name).Run(); err == nil {
+	if err := exec.Command("tmux", "has-session", "-t", tmux.Session(name)).Run(); err == nil {
 		t.Error("its agents still run after Stop")
 	}
 }

@@ -149,7 +149,7 @@ func TestResumeAllResumesTheSessionsWhoseTmuxWentAway(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range []*Launched{lost, broken} {
-		f.Respond([]string{"kill-session", "-t", "=" + s.Name})
+		f.Respond([]string{"kill-session", "-t", tmux.Session(s.Name)})
 	}
 	os.RemoveAll(filepath.Join(broken.UnitDir, "21"))
 

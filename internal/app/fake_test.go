@@ -2,7 +2,6 @@ package app
 
 import (
 	"bytes"
-	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"sync"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"mas/internal/faketmux"
+	"mas/internal/report"
 	"mas/tmux"
 )
 

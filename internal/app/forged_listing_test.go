@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"mas/internal/api"
+	"mas/internal/report"
 	"mas/internal/tmuxtest"
 	"mas/tmux"
 )

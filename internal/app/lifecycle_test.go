@@ -11,6 +11,7 @@ import (
 	"mas/internal/api"
 	"mas/internal/layout"
 	"mas/isolated"
+	"mas/tmux"
 )
 
 // TestResumeAndRemove takes an isolated session through stop, resume and
@@ -149,7 +150,7 @@ func TestKilledResumeRunsForEveryVerb(t *testing.T) {
 		t.Errorf("DELETE without force: %v, want a conflict", err)
 	}
 
-	f.Respond([]string{"kill-session", "-t", "=" + s.Name})
+	f.Respond([]string{"kill-session", "-t", tmux.Session(s.Name)})
 	f.Add(s.Name) // made by hand: no marks
 	if _, err := a.Select(ctx, s.ID[:8]); !errors.Is(err, ErrNotRunning) {
 		t.Errorf("select by id next to an unmarked tmux session: %v, want ErrNotRunning", err)

@@ -51,21 +51,20 @@ func PeekTargets(target string) ([]string, error) {
 // AgentView is an agent of a running session as peek --json and the
 // HTTP API show it: its state without its pane or conversation.
 type AgentView struct {
-	ID     string `json:"id"`
-	Name   string `json:"name"`
-	Window string `json:"window"`
-	Status string `json:"status"` // running, starting, exited, stopped or missing
-	// What the agent does, from its events: starting, waiting, working,
-	// asking, exited, missing or unknown; since when (ISO-8601); what an
-	// asking agent asks.
-	Activity      string `json:"activity"`
-	ActivitySince string `json:"activitySince,omitempty"`
-	Message       string `json:"message,omitempty"`
+	ID     string       `json:"id"`
+	Name   string       `json:"name"`
+	Window string       `json:"window"`
+	Status layout.State `json:"status"` // layout.AgentState
+	// What the agent does, from its events; since when (ISO-8601); what
+	// an asking agent asks.
+	Activity      activity.Activity `json:"activity"`
+	ActivitySince string            `json:"activitySince,omitempty"`
+	Message       string            `json:"message,omitempty"`
 }
 
 // agentView is an agent's state as AgentView shows it.
 func agentView(as AgentStatus) AgentView {
-	return AgentView{ID: as.ID, Name: as.Name, Window: as.Window, Status: string(as.Status),
+	return AgentView{ID: as.ID, Name: as.Name, Window: as.Window, Status: as.Status,
 		Activity: as.Activity, ActivitySince: as.ActivitySince, Message: as.Message}
 }
 
@@ -100,7 +99,7 @@ func (a *App) Peek(ctx context.Context, sel Selected, ids []string, lines int) (
 			o.Lines = text[p.Target()]
 		}
 		if o.Lines == nil {
-			o.Status, o.Activity, o.ActivitySince, o.Lines = string(layout.Missing), activity.Missing, "", []string{}
+			o.Status, o.Activity, o.ActivitySince, o.Lines = layout.Missing, activity.Missing, "", []string{}
 		}
 		out = append(out, o)
 	}

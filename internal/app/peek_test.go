@@ -44,7 +44,7 @@ func TestPeek(t *testing.T) {
 	}
 	for i, w := range want {
 		g := got[i]
-		if g.ID != w.id || g.Name != w.name || g.Status != string(w.status) || strings.Join(g.Lines, "|") != w.lines || g.Lines == nil {
+		if g.ID != w.id || g.Name != w.name || g.Status != w.status || strings.Join(g.Lines, "|") != w.lines || g.Lines == nil {
 			t.Errorf("agent %s: %+v, want %+v", w.id, g, w)
 		}
 	}

@@ -78,7 +78,7 @@ func ConfigPrompts(data []byte) ([]Prompt, error) {
 		out = append(out, Prompt{Agent: id, Text: p.Prompt})
 		return nil
 	}
-	if err := add(meta, "00"); err != nil {
+	if err := add(meta, roster.MetaManager); err != nil {
 		return nil, err
 	}
 	for _, u := range units {

@@ -125,9 +125,11 @@ func (s *selection) loadIsolated(id string) (Selected, error) {
 	return sel, nil
 }
 
-// errAbsent is check's answer for a session that does not run; each
-// resolver says it in its own words.
-var errAbsent = errors.New("not running")
+// errAbsent is check's answer for a session that no tmux session runs; it
+// never leaves checked, whose caller says it in its own words (most with
+// ErrNotRunning). It is not ErrNotRunning itself: a *ForeignError, check's
+// other answer, unwraps to that, and checked tells the two apart.
+var errAbsent = errors.New("no tmux session runs it")
 
 // check is the check of a session asked for as the root's: a tmux session
 // of its name runs it (for an isolated session, as runs tells), and does

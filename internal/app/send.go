@@ -93,7 +93,7 @@ func (e *AskingError) Error() string { return e.Refusal("--force") }
 func (e *AskingError) Refusal(force string) string {
 	var parts []string
 	for _, ag := range e.Agents {
-		what := "asking"
+		what := string(activity.Asking)
 		if ag.Message != "" {
 			what += " (" + ag.Message + ")"
 		}

@@ -18,10 +18,10 @@ type AgentStatus struct {
 	Pane   string       `json:"pane,omitempty"`
 	// What the agent is doing, from its events (package activity), and
 	// since when (ISO-8601).
-	Activity      string `json:"activity"`
-	ActivitySince string `json:"activitySince,omitempty"`
-	Message       string `json:"message,omitempty"`      // what an asking agent asks
-	Conversation  string `json:"conversation,omitempty"` // the agent's own conversation id
+	Activity      activity.Activity `json:"activity"`
+	ActivitySince string            `json:"activitySince,omitempty"`
+	Message       string            `json:"message,omitempty"`      // what an asking agent asks
+	Conversation  string            `json:"conversation,omitempty"` // the agent's own conversation id
 }
 
 // WindowStatus is one window of a status report.
@@ -34,6 +34,24 @@ type WindowStatus struct {
 type HTTPStatus struct {
 	Running bool `json:"running"`
 	PID     int  `json:"pid,omitempty"`
+}
+
+// ServerState is whether the root's background server runs, as status
+// says it to people.
+type ServerState string
+
+// The states of the background server.
+const (
+	ServerRunning ServerState = "running"
+	ServerStopped ServerState = "stopped"
+)
+
+// State is h as status says it to people.
+func (h HTTPStatus) State() ServerState {
+	if h.Running {
+		return ServerRunning
+	}
+	return ServerStopped
 }
 
 // Status is a session's status, as status --json and GET /status show it.
@@ -149,6 +167,22 @@ func (as *AgentStatus) setActivity(run activity.Run, s activity.State, ok bool) 
 	if ok {
 		as.Conversation = s.Conversation
 	}
+}
+
+// ActivityRepeatsPane tells whether activity act says no more than the
+// agent's pane state: a pane that is starting, exited or missing gives
+// its agent the activity of the same name (setActivity, or no event yet),
+// which people need not read twice.
+func ActivityRepeatsPane(act activity.Activity, pane layout.State) bool {
+	switch act {
+	case activity.Starting:
+		return pane == layout.Starting
+	case activity.Exited:
+		return pane == layout.Exited
+	case activity.Missing:
+		return pane == layout.Missing
+	}
+	return false
 }
 
 // activity reads what the agents of the selected session reported: none

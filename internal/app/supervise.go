@@ -41,26 +41,31 @@ const (
 	tmuxCallLimit = 10 * time.Second // one tmux call of the supervisor
 )
 
-// Need is what the status line says of an agent that needs a person.
+// need is what the status line says of an agent that needs a person.
+type need string
+
+// The needs of an agent; "" when it needs nobody.
 const (
-	needAsking = "asking" // it asks (activity.Asking)
-	needDone   = "done"   // its turn ended: it waits for the next prompt
+	needAsking need = "asking" // it asks (activity.Asking)
+	needDone   need = "done"   // its turn ended: it waits for the next prompt
 )
 
 // seen is what the supervisor last saw of an agent.
 type seen struct {
-	activity string
+	activity activity.Activity
 	since    time.Time // when that activity began
-	need     string    // needAsking, needDone or ""
+	need     need      // needAsking, needDone or ""
 	// told is the period (activity and since) the agent last needed a
 	// person in: it is told once, however often it is seen.
-	toldActivity string
+	toldActivity activity.Activity
 	toldSince    time.Time
 }
 
 // told is a notice of an agent of a session.
 type told struct {
-	agent, activity, message string
+	agent    string
+	activity activity.Activity
+	message  string
 }
 
 // look updates seen, the agents of a session, from their states in run:
@@ -96,7 +101,7 @@ func look(seen map[string]seen, run activity.Run, states map[string]activity.Sta
 }
 
 // needOf is what an agent in a new period of act needs, s its state.
-func needOf(act string, s activity.State) string {
+func needOf(act activity.Activity, s activity.State) need {
 	switch {
 	case act == activity.Asking:
 		return needAsking
@@ -110,15 +115,15 @@ func needOf(act string, s activity.State) string {
 // person, "" for nobody. Only agent ids and fixed words go there.
 func attention(seen map[string]seen) string {
 	var parts []string
-	for _, need := range []string{needAsking, needDone} {
+	for _, n := range []need{needAsking, needDone} {
 		var ids []string
 		for _, id := range roster.IDs() {
-			if seen[id].need == need {
+			if seen[id].need == n {
 				ids = append(ids, id)
 			}
 		}
 		if len(ids) > 0 {
-			parts = append(parts, strings.Join(ids, " ")+" "+need)
+			parts = append(parts, strings.Join(ids, " ")+" "+string(n))
 		}
 	}
 	if len(parts) == 0 {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,6 +16,7 @@ import (
 	"mas/internal/activity"
 	"mas/internal/faketmux"
 	"mas/internal/notify"
+	"mas/internal/report"
 	"mas/internal/roster"
 	"mas/isolated"
 	"mas/legacy"
@@ -115,7 +115,7 @@ func TestLook(t *testing.T) {
 			for _, evs := range tt.looks {
 				apply(evs)
 				for _, n := range look(agents, run, states, false) {
-					got = append(got, strings.TrimSpace(n.agent+" "+n.activity+" "+n.message))
+					got = append(got, strings.TrimSpace(n.agent+" "+string(n.activity)+" "+n.message))
 				}
 			}
 			if !slices.Equal(got, tt.told) {
@@ -254,7 +254,7 @@ func (sup *supervised) told() []string {
 	defer sup.mu.Unlock()
 	var out []string
 	for _, n := range sup.notices {
-		out = append(out, n.AgentID+" "+n.Activity)
+		out = append(out, n.AgentID+" "+string(n.Activity))
 	}
 	return out
 }
@@ -390,7 +390,7 @@ func TestSupervisorLegacyAndIsolated(t *testing.T) {
 			Activity: "asking", Message: "permission to use Bash"},
 		{SessionName: sup.legacy, AgentID: "00", AgentName: "Meta Manager", Activity: "waiting"},
 	}
-	got := slices.SortedFunc(slices.Values(sup.notices), func(a, b notify.Notice) int { return strings.Compare(a.Activity, b.Activity) })
+	got := slices.SortedFunc(slices.Values(sup.notices), func(a, b notify.Notice) int { return strings.Compare(string(a.Activity), string(b.Activity)) })
 	if !slices.Equal(got, want) {
 		t.Errorf("notices %+v, want %+v", got, want)
 	}

@@ -18,6 +18,7 @@ import (
 	"mas/internal/roster"
 	"mas/isolated"
 	"mas/legacy"
+	"mas/tmux"
 )
 
 func TestSelect(t *testing.T) {
@@ -155,7 +156,7 @@ func TestSelectNeverReachesAnotherRootsSession(t *testing.T) {
 	other := t.TempDir()
 	takeOver := func(name string, o layout.Owner) {
 		t.Helper()
-		if _, err := rec.Run(ctx, nil, "kill-session", "-t", "="+name); err != nil {
+		if _, err := rec.Run(ctx, nil, "kill-session", "-t", tmux.Session(name)); err != nil {
 			t.Fatal(err)
 		}
 		f.Add(name)

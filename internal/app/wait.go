@@ -48,7 +48,7 @@ const (
 // ctx's error, when ctx is done first. A prompt sent with Enter that the
 // agent has not begun is a turn under way (activity.MarkSubmitted): a
 // wait right after a send waits for the turn it started.
-func (a *App) Wait(ctx context.Context, sel Selected, ids, want []string) ([]AgentStatus, error) {
+func (a *App) Wait(ctx context.Context, sel Selected, ids []string, want []activity.Activity) ([]AgentStatus, error) {
 	dir := sel.ActivityDir()
 	if dir == "" {
 		return nil, fmt.Errorf("the agents of %s %w: mas did not start them", sel.Shown(), ErrNoActivity)
@@ -92,7 +92,7 @@ func (a *App) Wait(ctx context.Context, sel Selected, ids, want []string) ([]Age
 
 // waited tells whether every agent's activity is one of want, or why it
 // never will be.
-func waited(agents []AgentStatus, want []string) (bool, error) {
+func waited(agents []AgentStatus, want []activity.Activity) (bool, error) {
 	done := true
 	for _, ag := range agents {
 		switch {
@@ -109,9 +109,9 @@ func waited(agents []AgentStatus, want []string) (bool, error) {
 
 // describeAgents names the agents whose activity is not one of want yet:
 // "still working: 21, 22; still starting: 23".
-func describeAgents(agents []AgentStatus, want []string) string {
-	var order []string
-	by := map[string][]string{}
+func describeAgents(agents []AgentStatus, want []activity.Activity) string {
+	var order []activity.Activity
+	by := map[activity.Activity][]string{}
 	for _, ag := range agents {
 		if slices.Contains(want, ag.Activity) {
 			continue
@@ -123,7 +123,7 @@ func describeAgents(agents []AgentStatus, want []string) string {
 	}
 	var parts []string
 	for _, act := range order {
-		parts = append(parts, "still "+act+": "+strings.Join(by[act], ", "))
+		parts = append(parts, "still "+string(act)+": "+strings.Join(by[act], ", "))
 	}
 	return strings.Join(parts, "; ")
 }

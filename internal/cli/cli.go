@@ -8,12 +8,12 @@ package cli
 import (
 	"context"
 	"io"
-	"mas/internal/report"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"mas/internal/app"
 	"mas/internal/daemon"
+	"mas/internal/report"
 )
 
 // IO is what a run of the command line reads from and writes to the

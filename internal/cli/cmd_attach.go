@@ -8,10 +8,11 @@ import (
 
 	"mas/internal/app"
 	"mas/internal/layout"
+	"mas/internal/roster"
 )
 
 var cmdAttach = &command{name: "attach", usage: "Attach to the session (switch to it inside tmux)",
-	flags:  []flagSpec{{long: "window", short: "w", value: "W", kind: windowArg, usage: "window to show: meta, design, development or business"}},
+	flags:  []flagSpec{{long: "window", short: "w", value: "W", kind: windowArg, usage: "window to show: " + roster.WindowList()}},
 	action: (*CommandLine).attachCommand}
 
 // attachCommand attaches to the selected session.

@@ -3,32 +3,52 @@ package cli
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"mas/internal/app"
 )
 
-var cmdCompletion = &command{name: "completion", args: []arg{required(scriptShellArg, "<shell>")}, usage: "Print the completion script for bash, zsh or fish: source <(mas completion bash)",
+var cmdCompletion = &command{name: "completion", args: []arg{required(scriptShellArg, "<shell>")},
+	usage:  "Print the completion script for " + completionShellList() + ": source <(mas completion bash)",
 	action: (*CommandLine).completion}
-
-// completionShells are the shells "mas completion" writes a script for.
-var completionShells = []string{"bash", "zsh", "fish"}
 
 // completion prints the completion script for the shell named.
 func (cl *CommandLine) completion(_ context.Context, cc *ucli.Context) error {
-	script, ok := completionScripts[cc.Args().First()]
-	if !ok {
-		return app.Usagef("completion: unknown shell %q (bash, zsh or fish)", cc.Args().First())
+	name := cc.Args().First()
+	i := slices.IndexFunc(completionScripts, func(s completionScript) bool { return s.shell == name })
+	if i < 0 {
+		return app.Usagef("completion: unknown shell %q (%s)", name, completionShellList())
 	}
-	_, err := fmt.Fprint(cl.io.Stdout, script)
+	_, err := fmt.Fprint(cl.io.Stdout, completionScripts[i].script)
 	return err
 }
 
+// completionShells are the shells "mas completion" writes a script for.
+func completionShells() []string {
+	names := make([]string, len(completionScripts))
+	for i, s := range completionScripts {
+		names[i] = s.shell
+	}
+	return names
+}
+
+// completionShellList names the completionShells for a message: "bash,
+// zsh or fish".
+func completionShellList() string {
+	names := completionShells()
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+type completionScript struct{ shell, script string }
+
 // completionScripts register a completion for both names of the binary;
 // each calls back into the binary being completed ("mas __complete").
-var completionScripts = map[string]string{
-	"bash": `# bash completion for mas and mas_refactored.sh
+// Their order is that of the usage and of completion.
+var completionScripts = []completionScript{
+	{"bash", `# bash completion for mas and mas_refactored.sh
 # Load it in ~/.bashrc: source <(mas completion bash)
 _mas() {
 	local out
@@ -43,8 +63,8 @@ _mas() {
 	COMPREPLY=($out)
 }
 complete -F _mas mas mas_refactored.sh
-`,
-	"zsh": `#compdef mas mas_refactored.sh
+`},
+	{"zsh", `#compdef mas mas_refactored.sh
 # zsh completion for mas and mas_refactored.sh
 # Load it in ~/.zshrc after compinit: source <(mas completion zsh)
 # or save it as _mas in a directory of $fpath.
@@ -63,8 +83,8 @@ if [[ "${funcstack[1]}" == _mas ]]; then
 else
 	compdef _mas mas mas_refactored.sh
 fi
-`,
-	"fish": `# fish completion for mas and mas_refactored.sh
+`},
+	{"fish", `# fish completion for mas and mas_refactored.sh
 # Load it in ~/.config/fish/config.fish: mas completion fish | source
 # or save it as ~/.config/fish/completions/mas.fish.
 function __mas_complete
@@ -78,5 +98,5 @@ function __mas_complete
 end
 complete -c mas -f -a '(__mas_complete)'
 complete -c mas_refactored.sh -f -a '(__mas_complete)'
-`,
+`},
 }

@@ -14,17 +14,20 @@ import (
 
 var cmdEnv = &command{name: "env", args: []arg{required(sessionArg, "<id>")}, usage: `Print a session's variables: vars=$(mas env ID) && eval "$vars"`,
 	flags: []flagSpec{
-		{long: "shell", value: "SHELL", kind: envShellArg, usage: "bash, zsh, posix or fish (default posix)"},
+		{long: "shell", value: "SHELL", kind: envShellArg, usage: envfile.ShellList() + " (default " + string(defaultEnvShell) + ")"},
 		{long: "unset", usage: "print the commands that remove the variables"},
 		{long: "json", usage: "print a JSON object"},
 	},
 	action: (*CommandLine).envCommand}
 
+// defaultEnvShell is the syntax "mas env" prints without --shell.
+const defaultEnvShell = envfile.POSIX
+
 // envCommand prints a session's variables for eval. Everything is built
 // before anything is written, so that a failure leaves stdout empty and
 // `vars=$(mas env ID) && eval "$vars"` evaluates nothing.
 func (cl *CommandLine) envCommand(_ context.Context, cc *ucli.Context) error {
-	shell := envfile.POSIX
+	shell := defaultEnvShell
 	if cc.IsSet("shell") {
 		sh, err := envfile.ParseShell(cc.String("shell"))
 		if err != nil {

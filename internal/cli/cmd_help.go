@@ -3,11 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"mas/internal/app"
+	"mas/internal/roster"
 )
 
 var cmdHelp = &command{name: "help", args: []arg{optional(commandArg, "[command]"), optional(subcommandArg, "[subcommand]")}, usage: "Show this help, or the help of one command",
@@ -56,13 +58,8 @@ func writeCommandHelp(b *strings.Builder, c *command, prefix string) {
 	}
 }
 
-const rootHelpFooter = `
-Targets (send, peek, list -u):
-  00 10 11 12 13 20 21 22 23 30 31 32 33   one agent; also agent-NN
-  meta design development business         a unit; also window0 … window3, 0 … 3
-  managers workers all                     groups
-  00,design,31                             a comma-separated list of the above
-
+// rootHelpFooter ends "mas help" and makes the man page's last sections.
+var rootHelpFooter = "\n" + targetsHelp() + `
 <id> (session, env, MAS_SESSION_ID): the full session UUID, any unique prefix of it
 (4 characters or more; an ambiguous one is a usage error that lists the
 candidates), or mas-xxxxxxxx.
@@ -110,4 +107,28 @@ func writeFlagsHelp(b *strings.Builder, flags []flagSpec) {
 		}
 		fmt.Fprintf(b, "        %-24s %s\n", names, f.usage)
 	}
+}
+
+// targetsHelp lists the targets of send, peek and list -u, as the roster
+// names them.
+func targetsHelp() string {
+	windows, units := roster.Windows(), roster.WindowNames()
+	last := strconv.Itoa(len(windows) - 1)
+	example := roster.IDs()[0] + "," + units[1] + "," + windows[len(windows)-1].Agents[1]
+	rows := [][2]string{
+		{strings.Join(roster.IDs(), " "), "one agent; also agent-NN"},
+		{strings.Join(units, " "), "a unit; also window0 … window" + last + ", 0 … " + last},
+		{strings.Join(roster.Groups(), " "), "groups"},
+		{example, "a comma-separated list of the above"},
+	}
+	width := 0
+	for _, r := range rows {
+		width = max(width, len(r[0]))
+	}
+	var b strings.Builder
+	b.WriteString("Targets (send, peek, list -u):\n")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "  %-*s   %s\n", width, r[0], r[1])
+	}
+	return b.String()
 }

@@ -49,9 +49,9 @@ func (cl *CommandLine) peek(ctx context.Context, cc *ucli.Context) error {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		state := ag.Status
-		if ag.Activity != "" && ag.Activity != ag.Status && ag.Activity != activity.Unknown {
-			state += ", " + ag.Activity
+		state := string(ag.Status)
+		if ag.Activity != "" && !app.ActivityRepeatsPane(ag.Activity, ag.Status) && ag.Activity != activity.Unknown {
+			state += ", " + string(ag.Activity)
 			if ag.Message != "" {
 				state += ": " + ag.Message
 			}

@@ -41,11 +41,7 @@ func (cl *CommandLine) status(ctx context.Context, cc *ucli.Context) error {
 	if cc.Bool("detail") && len(sel.Panes) > 0 {
 		fmt.Fprintf(&b, "Started at: %s\nWorkspace: %s\n", st.StartedAt, st.Workspace)
 	}
-	http := "stopped"
-	if st.HTTPServer.Running {
-		http = "running"
-	}
-	fmt.Fprintf(&b, "HTTP Server: %s\n", http)
+	fmt.Fprintf(&b, "HTTP Server: %s\n", st.HTTPServer.State())
 	if cc.Bool("detail") {
 		if st.HTTPServer.Running {
 			fmt.Fprintf(&b, "  PID: %d\n", st.HTTPServer.PID)
@@ -76,11 +72,14 @@ func agentStatusLine(ag app.AgentStatus, now time.Time) string {
 // no pane says so in its status already, and one whose program reports
 // nothing has nothing to add (--json says unknown): nothing.
 func activityText(ag app.AgentStatus, now time.Time) string {
-	switch ag.Activity {
-	case string(ag.Status), activity.Exited, activity.Missing, activity.Unknown:
+	if app.ActivityRepeatsPane(ag.Activity, ag.Status) {
 		return ""
 	}
-	text := ag.Activity
+	switch ag.Activity {
+	case activity.Exited, activity.Missing, activity.Unknown:
+		return ""
+	}
+	text := string(ag.Activity)
 	if since, err := time.Parse(time.RFC3339, ag.ActivitySince); err == nil {
 		text += " for " + max(now.Sub(since), 0).Round(time.Second).String()
 	}

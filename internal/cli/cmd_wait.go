@@ -30,11 +30,11 @@ func (cl *CommandLine) wait(ctx context.Context, cc *ucli.Context) error {
 	if err != nil {
 		return app.Usagef("wait: %v", err)
 	}
-	want := []string{activity.Waiting, activity.Asking}
+	want := []activity.Activity{activity.Waiting, activity.Asking}
 	if cc.IsSet("for") {
-		switch f := cc.String("for"); f {
+		switch f := activity.Activity(cc.String("for")); f {
 		case activity.Waiting, activity.Asking:
-			want = []string{f}
+			want = []activity.Activity{f}
 		default:
 			return app.Usagef("wait: --for %q: want waiting or asking", f)
 		}
@@ -67,7 +67,7 @@ func (cl *CommandLine) wait(ctx context.Context, cc *ucli.Context) error {
 	}
 	var b strings.Builder
 	for _, ag := range agents {
-		b.WriteString(ag.ID + " " + ag.Activity)
+		b.WriteString(ag.ID + " " + string(ag.Activity))
 		if ag.Message != "" {
 			b.WriteString(": " + ag.Message)
 		}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"mas/internal/report"
 	"os"
 	"strings"
 	"testing"
@@ -12,6 +11,8 @@ import (
 
 	"mas/internal/app"
 	"mas/internal/faketmux"
+	"mas/internal/report"
+	"mas/tmux"
 )
 
 // commandCase is one command line of TestCommands and what the user sees.
@@ -181,7 +182,7 @@ func commandSetup(t *testing.T, setup string, stderr *bytes.Buffer) (verbs *app.
 		case "orphan":
 			os.RemoveAll(s.Dir)
 		case "lost": // its tmux server died: the files still say active
-			f.Respond([]string{"kill-session", "-t", "=" + s.Name})
+			f.Respond([]string{"kill-session", "-t", tmux.Session(s.Name)})
 		case "stopped":
 			if err := verbs.StopSession(context.Background(), root, id); err != nil {
 				t.Fatal(err)

@@ -2,8 +2,10 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
+	"mas/envfile"
 	"mas/internal/roster"
 	"mas/isolated"
 )
@@ -102,11 +104,11 @@ func (cl *CommandLine) values(kind argKind, before []string, cur string) []strin
 	case stoppedSessionArg:
 		return cl.sessionRefs(cur, isolated.Stopped)
 	case scriptShellArg:
-		return withPrefix(completionShells, cur)
+		return withPrefix(completionShells(), cur)
 	case envShellArg:
-		return withPrefix(envShells, cur)
+		return withPrefix(envfile.ShellNames(), cur)
 	case windowArg:
-		return withPrefix(windowNames(), cur)
+		return withPrefix(roster.WindowNames(), cur)
 	case fileArg:
 		return []string{filesDirective}
 	case commandArg:
@@ -117,15 +119,6 @@ func (cl *CommandLine) values(kind argKind, before []string, cur string) []strin
 		}
 	}
 	return nil
-}
-
-// windowNames are the names of the team's windows, in creation order.
-func windowNames() []string {
-	var names []string
-	for _, w := range roster.Windows() {
-		names = append(names, w.Name)
-	}
-	return names
 }
 
 // targets completes a send target: one part of a comma-separated list,
@@ -195,21 +188,9 @@ func flagNames(flags []flagSpec) []string {
 func withPrefix(names []string, prefix string) []string {
 	var out []string
 	for _, n := range names {
-		if strings.HasPrefix(n, prefix) && !contains(out, n) {
+		if strings.HasPrefix(n, prefix) && !slices.Contains(out, n) {
 			out = append(out, n)
 		}
 	}
 	return out
 }
-
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
-
-// envShells are the shells "mas env --shell" writes for.
-var envShells = []string{"bash", "zsh", "posix", "fish"}

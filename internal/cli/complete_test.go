@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"mas/internal/report"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +12,7 @@ import (
 
 	"mas/internal/app"
 	"mas/internal/faketmux"
+	"mas/internal/report"
 	"mas/tmux"
 )
 

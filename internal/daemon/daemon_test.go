@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"bytes"
-	"mas/internal/report"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +9,7 @@ import (
 
 	"mas/internal/app"
 	"mas/internal/faketmux"
+	"mas/internal/report"
 )
 
 // testApp is an App whose tmux is a faketmux.Server, with the given

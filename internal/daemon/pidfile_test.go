@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"mas/internal/report"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"testing"
 
 	"mas/internal/app"
+	"mas/internal/report"
 	"mas/internal/safefile"
 )
 

@@ -84,7 +84,7 @@ func Plan(s Spec) ([][]string, error) {
 			}
 			agent := append([]string{"--"}, s.agentArgv(a, program, "")...)
 			switch {
-			case w.Name == "meta":
+			case w.Name == roster.MetaWindow:
 				// The session starts in Spec.Dir, for windows opened later;
 				// the meta agent's wrapper changes to its unit directory.
 				create := []string{"new-session", "-d", "-s", s.Name, "-n", w.Name, "-x", "200", "-y", "50",
@@ -125,14 +125,14 @@ func Plan(s Spec) ([][]string, error) {
 			}
 		}
 		if len(w.Agents) > 1 {
-			cmds = append(cmds, []string{"select-pane", "-t", target + ".{top-left}"})
+			cmds = append(cmds, []string{"select-pane", "-t", tmux.TopLeftPane(s.Name, w.Name)})
 		}
 		// Each pane's border names its agent, so that a person attached
 		// tells the four panes of a window apart.
 		cmds = append(cmds, []string{"set-option", "-w", "-t", target, "pane-border-status", "top"},
 			[]string{"set-option", "-w", "-t", target, "pane-border-format", BorderFormat})
 	}
-	cmds = append(cmds, []string{"select-window", "-t", tmux.Window(s.Name, "meta")})
+	cmds = append(cmds, []string{"select-window", "-t", tmux.Window(s.Name, roster.MetaWindow)})
 	return cmds, nil
 }
 
@@ -401,12 +401,8 @@ func isMissing(err error) bool {
 func Attach(ctx context.Context, c tmux.Client, name, window string, insideTmux bool) error {
 	target := tmux.SessionWindows(name)
 	if window != "" {
-		known := false
-		for _, w := range roster.Windows() {
-			known = known || w.Name == window
-		}
-		if !known {
-			return fmt.Errorf("unknown window %q (want meta, design, development or business)", window)
+		if !roster.IsWindow(window) {
+			return fmt.Errorf("unknown window %q (want %s)", window, roster.WindowList())
 		}
 		target = tmux.Window(name, window)
 	}

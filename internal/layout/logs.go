@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"syscall"
 
 	"mas/internal/roster"
 	"mas/internal/safefile"
@@ -34,15 +35,30 @@ func PrepareLogs(logDir string) (made bool, err error) {
 }
 
 // RemoveLogs undoes PrepareLogs for a start that failed, when it made
-// logDir: the agents' logs that are still empty, then the directory.
-func RemoveLogs(logDir string, made bool) {
+// logDir: the agents' logs that are still empty, then the directory,
+// unless a log with output (or anything else) is left in it. It returns
+// what it could not remove; what is already gone is no failure.
+func RemoveLogs(logDir string, made bool) error {
 	if !made {
-		return
+		return nil
 	}
+	var errs []error
 	for _, id := range roster.IDs() {
-		if fi, err := os.Lstat(AgentLog(logDir, id)); err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
-			os.Remove(AgentLog(logDir, id))
+		log := AgentLog(logDir, id)
+		if fi, err := os.Lstat(log); err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
+			errs = append(errs, removeGone(log))
 		}
 	}
-	os.Remove(logDir)
+	if err := removeGone(logDir); !errors.Is(err, syscall.ENOTEMPTY) {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// removeGone removes path; one already gone is no error.
+func removeGone(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
 }

@@ -26,12 +26,21 @@ func TestPrepareAndRemoveLogs(t *testing.T) {
 	if _, err := os.Stat(AgentLog(dir, "00")); err != nil {
 		t.Errorf("RemoveLogs of a directory it did not make removed a log: %v", err)
 	}
-	RemoveLogs(dir, true)
+	if err := RemoveLogs(dir, true); err != nil {
+		t.Errorf("RemoveLogs that keeps a log with output, and so the directory: %v; want no error", err)
+	}
 	if _, err := os.Stat(AgentLog(dir, "00")); !os.IsNotExist(err) {
 		t.Errorf("an empty log stays: %v", err)
 	}
 	if b, err := os.ReadFile(AgentLog(dir, "21")); err != nil || string(b) != "output\n" {
 		t.Errorf("a log with output: %q, %v; want it kept", b, err)
+	}
+	os.Remove(AgentLog(dir, "21"))
+	if err := RemoveLogs(dir, true); err != nil {
+		t.Errorf("RemoveLogs of an emptied directory: %v", err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("an emptied logs directory stays: %v", err)
 	}
 
 	// A log that is a link or a FIFO is refused, and nothing is made.

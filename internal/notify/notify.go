@@ -13,6 +13,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"mas/internal/activity"
 )
 
 // Notice is what happened: an agent of a session began to wait for a
@@ -22,8 +24,8 @@ type Notice struct {
 	SessionName string // its tmux session
 	AgentID     string
 	AgentName   string
-	Activity    string // waiting (its turn is done) or asking
-	Message     string // what an asking agent asks: the agent's own text
+	Activity    activity.Activity // waiting (its turn is done) or asking
+	Message     string            // what an asking agent asks: the agent's own text
 }
 
 // vars are the variables a Notice sets, in Environ's order.
@@ -31,7 +33,7 @@ var vars = []string{"MAS_SESSION_ID", "MAS_SESSION_NAME", "MAS_AGENT_ID", "MAS_A
 
 // Environ is n as environment variables, named as vars.
 func (n Notice) Environ() []string {
-	values := []string{n.SessionID, n.SessionName, n.AgentID, n.AgentName, n.Activity, n.Message}
+	values := []string{n.SessionID, n.SessionName, n.AgentID, n.AgentName, string(n.Activity), n.Message}
 	env := make([]string, len(vars))
 	for i, v := range vars {
 		env[i] = v + "=" + values[i]
@@ -69,7 +71,7 @@ func (r *Runner) Notify(n Notice) bool {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	// The output may go through a pipe that a child left running holds.
 	cmd.WaitDelay = time.Second
-	what := "agent " + n.AgentID + " of " + n.SessionName + " " + n.Activity
+	what := "agent " + n.AgentID + " of " + n.SessionName + " " + string(n.Activity)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch {

@@ -2,7 +2,10 @@
 // of message targets ("design", "00,window3", …) into agent ids.
 package roster
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Agent is one seat of the team: where it sits in tmux and which model runs it.
 type Agent struct {
@@ -20,6 +23,14 @@ type Window struct {
 	Agents []string
 }
 
+// The meta unit: its window is the first a session makes and the one
+// shown first; its manager is the agent a prompt of the team's config
+// that names no agent goes to.
+const (
+	MetaWindow  = "meta"
+	MetaManager = "00"
+)
+
 // team is the team, window by window in creation order, each window's
 // agents in pane order, its manager first: the one table that every view
 // of the team (Windows, All, the targets of Expand) is made from.
@@ -27,7 +38,7 @@ var team = []struct {
 	name, title string
 	agents      [][2]string // id, name
 }{
-	{"meta", "Meta Unit", [][2]string{{"00", "Meta Manager"}}},
+	{MetaWindow, "Meta Unit", [][2]string{{MetaManager, "Meta Manager"}}},
 	{"design", "Design Unit", [][2]string{{"10", "Design Manager"}, {"11", "UI Designer"}, {"12", "UX Designer"}, {"13", "Visual Designer"}}},
 	{"development", "Development Unit", [][2]string{{"20", "Development Manager"}, {"21", "Frontend Developer"}, {"22", "Backend Developer"}, {"23", "DevOps"}}},
 	{"business", "Business Unit", [][2]string{{"30", "Business Manager"}, {"31", "Accounting"}, {"32", "Strategy"}, {"33", "Analytics"}}},
@@ -43,6 +54,25 @@ func Windows() []Window {
 		}
 	}
 	return out
+}
+
+// IsWindow reports whether name is the name of one of the windows.
+func IsWindow(name string) bool { return slices.Contains(WindowNames(), name) }
+
+// WindowNames returns the windows' names in creation order.
+func WindowNames() []string {
+	names := make([]string, len(team))
+	for i, w := range team {
+		names[i] = w.name
+	}
+	return names
+}
+
+// WindowList names the windows in creation order, as a message offers
+// them: "meta, design, development or business".
+func WindowList() string {
+	names := WindowNames()
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // All returns the thirteen agents in launch order: 00, 10…13, 20…23,

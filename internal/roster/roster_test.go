@@ -109,3 +109,28 @@ func ExampleExpand() {
 	fmt.Println(ids, unknown)
 	// Output: [00 30 31 32 33] [nope]
 }
+
+func TestIsWindow(t *testing.T) {
+	tests := []struct {
+		name string
+		want bool
+		why  string
+	}{
+		{"meta", true, "the first window"},
+		{"business", true, "the last"},
+		{"desig", false, "no prefix match, as tmux would make of a plain name"},
+		{"Design", false, "case-sensitive"},
+		{"window1", false, "a target, not a window's name"},
+		{"", false, "no name"},
+	}
+	for _, tt := range tests {
+		if got := IsWindow(tt.name); got != tt.want {
+			t.Errorf("IsWindow(%q) = %v, want %v (%s)", tt.name, got, tt.want, tt.why)
+		}
+	}
+}
+
+func ExampleWindowList() {
+	fmt.Printf("unknown window %q (want %s)\n", "desig", WindowList())
+	// Output: unknown window "desig" (want meta, design, development or business)
+}

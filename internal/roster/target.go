@@ -13,15 +13,26 @@ import (
 // others) and all.
 var groups = makeGroups()
 
+// The targets that gather agents across the windows.
+const (
+	managers = "managers" // the first agent of each window
+	workers  = "workers"  // the others
+	everyone = "all"      // the whole team
+)
+
+// Groups are the names of the targets that gather agents across the
+// windows, in the order help and completion list them.
+func Groups() []string { return []string{managers, workers, everyone} }
+
 func makeGroups() map[string][]string {
 	g := map[string][]string{}
 	for i, w := range Windows() {
 		n := strconv.Itoa(i)
 		g[w.Name], g["window"+n], g[n] = w.Agents, w.Agents, w.Agents
-		g["managers"] = append(g["managers"], w.Agents[0])
-		g["workers"] = append(g["workers"], w.Agents[1:]...)
+		g[managers] = append(g[managers], w.Agents[0])
+		g[workers] = append(g[workers], w.Agents[1:]...)
 	}
-	g["all"] = IDs()
+	g[everyone] = IDs()
 	return g
 }
 
@@ -38,7 +49,7 @@ func Targets() []string {
 	for i, w := range Windows() {
 		names = append(names, w.Name, "window"+strconv.Itoa(i))
 	}
-	return append(names, "managers", "workers", "all")
+	return append(names, Groups()...)
 }
 
 // Expand turns a target into agent ids, in order and with duplicates
