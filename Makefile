@@ -1,10 +1,22 @@
-.PHONY: help build test lint bench
+.PHONY: help build install uninstall test lint bench
+
+# Where install puts mas: PREFIX=~/.local needs no root. DESTDIR stages it.
+PREFIX ?= /usr/local
+# The binary install puts in place: by default the one build makes.
+BIN ?= mas_refactored.sh
 
 help: ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
 build: ## build ./mas_refactored.sh and a mas symlink
 	go build -o mas_refactored.sh . && ln -sf mas_refactored.sh mas
+
+install: ## build, then install mas, mas_refactored.sh, mas(1) and the completions under PREFIX (default /usr/local)
+	@if [ "$(BIN)" = mas_refactored.sh ]; then $(MAKE) --no-print-directory build; fi
+	scripts/install.sh "$(BIN)" "$(DESTDIR)$(PREFIX)"
+
+uninstall: ## remove what install put under PREFIX
+	scripts/install.sh -u "$(BIN)" "$(DESTDIR)$(PREFIX)"
 
 test: ## run every check (installs missing tools as root)
 	scripts/test.sh

@@ -73,6 +73,11 @@ JSON
 	run curl -sS -w '\n%{http_code}' -X POST "$API/runs" -H 'Content-Type: application/json' -d '{"agents": {"units": [{"manager": {"id": "01", "prompt": "x"}}]}, "sessionMode": "isolated"}'
 	[ "${lines[-1]}" = 400 ]
 	assert_dir_not_exists "$ROOT/sessions"
+	# Issue 30: a key it does not know is named, not silently dropped.
+	run curl -sS -w '\n%{http_code}' -X POST "$API/runs" -H 'Content-Type: application/json' -d '{"agents": {"metaManager": {"promt": "x"}}, "sessionMode": "isolated"}'
+	[ "${lines[-1]}" = 400 ]
+	[ "$(sed '$d' <<<"$output" | jq -r .error)" = "config: unknown key metaManager.promt (known there: id, prompt)" ]
+	assert_dir_not_exists "$ROOT/sessions"
 	run curl -sS -w '\n%{http_code}' -X POST "$API/message" -H 'Content-Type: application/json' -d '{"target": "00", "message": "x"}'
 	[ "${lines[-1]}" = 404 ] || fail "$output"
 	run curl -sS -w '\n%{http_code}' -X POST "$API/message" -H 'Content-Type: application/json' -d '{"target": "bogus", "message": "x"}'

@@ -188,3 +188,78 @@ ${id:0:8}"
 	assert_line '       session stop <id>'
 	assert_line '       MAS_API_TOKEN'
 }
+
+# installed_files ROOT lists what lies under ROOT, links with their targets.
+installed_files() {
+	(cd "$1" && find . -mindepth 1 \( -type f -o -type l \) -printf '%p %l\n' | sort)
+}
+
+@test "make install PREFIX=~/.local puts mas, mas(1) and the completions under the prefix only, and make uninstall takes them back" {
+	local repo="$BATS_TEST_DIRNAME/.." before
+	before="$(installed_files "$HOME")"
+	run make -C "$repo" --no-print-directory install PREFIX="$HOME/.local" BIN="$MAS_BIN"
+	assert_success
+	run installed_files "$HOME/.local"
+	assert_output "$(printf '%s\n' './bin/mas mas_refactored.sh' './bin/mas_refactored.sh ' \
+		'./share/bash-completion/completions/mas ' './share/bash-completion/completions/mas_refactored.sh mas' \
+		'./share/fish/vendor_completions.d/mas.fish ' './share/fish/vendor_completions.d/mas_refactored.sh.fish mas.fish' \
+		'./share/man/man1/mas.1 ' './share/zsh/site-functions/_mas ')"
+	# Nothing else was written in HOME.
+	[ "$(installed_files "$HOME" | grep -v '^\./\.local/')" = "$before" ]
+	cmp "$MAS_BIN" "$HOME/.local/bin/mas_refactored.sh"
+	[ -x "$HOME/.local/bin/mas" ]
+	cmp <("$MAS_BIN" man) "$HOME/.local/share/man/man1/mas.1"
+	cmp <("$MAS_BIN" completion bash) "$HOME/.local/share/bash-completion/completions/mas"
+	cmp <("$MAS_BIN" completion zsh) "$HOME/.local/share/zsh/site-functions/_mas"
+	cmp <("$MAS_BIN" completion fish) "$HOME/.local/share/fish/vendor_completions.d/mas.fish"
+	run make -C "$repo" --no-print-directory uninstall PREFIX="$HOME/.local" BIN="$MAS_BIN"
+	assert_success
+	run installed_files "$HOME/.local"
+	assert_output ""
+}
+
+# readme_block HEADING prints the first sh block of README.md after the
+# line HEADING ("" for the first of the file).
+readme_block() {
+	awk -v heading="$1" 'heading == "" || $0 == heading { found = 1 }
+		found && /^```sh$/ { inside = 1; next }
+		inside && /^```$/ { exit }
+		inside' "$BATS_TEST_DIRNAME/../README.md"
+}
+
+@test "the README's set-up block runs as written, and makes the mas its first block uses" {
+	command -v make >/dev/null || skip "no make"
+	local setup
+	setup="$(readme_block "## Set up")"
+	[[ "$setup" == "make install PREFIX=~/.local"* ]] || fail "the set-up block: $setup"
+	# As a user would type it, in the checkout, with this test's HOME.
+	run bash -c "cd \"\$1\" && set -e && $setup" _ "$BATS_TEST_DIRNAME/.."
+	assert_success
+	assert_line --partial "Usage:"
+	# The first block, in a directory of the user's, with the mas just installed.
+	export PATH="$HOME/.local/bin:$PATH"
+	[ "$(type -P mas)" = "$HOME/.local/bin/mas" ]
+	run bash -c "set -e; $(readme_block "")"
+	assert_success
+	assert_line --partial "Unit 10: Design Manager"
+	assert_line --partial "Message sent to 4/4 agents"
+}
+
+@test "scripts/test.sh runs the tests before the cross-compile check, which costs a fresh machine most of its first hour" {
+	local script="$BATS_TEST_DIRNAME/../scripts/test.sh" go_test bats cross
+	go_test="$(grep -n '^say "go test"$' "$script" | cut -d: -f1)"
+	bats="$(grep -n '^say "bats"$' "$script" | cut -d: -f1)"
+	cross="$(grep -n '^say "cross-compile' "$script" | cut -d: -f1)"
+	[ -n "$go_test" ] && [ -n "$bats" ] && [ -n "$cross" ] || fail "a step is gone from $script"
+	[ "$go_test" -lt "$cross" ] && [ "$bats" -lt "$cross" ] || fail "go test at line $go_test, bats at $bats, cross-compile at $cross"
+}
+
+@test "docs/completion.md's fish line works in a HOME that has no fish directory yet" {
+	use_mas_on_path
+	local line
+	line="$(grep -m1 'mas completion fish >' "$BATS_TEST_DIRNAME/../docs/completion.md")"
+	assert_dir_not_exists "$HOME/.config/fish"
+	run bash -c "$line"
+	assert_success
+	cmp <(mas completion fish) "$HOME/.config/fish/completions/mas.fish"
+}

@@ -68,12 +68,8 @@ root_files() {
 }
 
 @test "POST /runs with an agent program that is nowhere: 500 naming it, nothing made" {
-	local port
-	port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
-	MAS_AGENT_COMMAND=nosuch MAS_HTTP_PORT="$port" "$MAS_BIN" serve 2>"$BATS_TEST_TMPDIR/serve.log" 3>&- &
-	echo $! >>"$BATS_TEST_TMPDIR/node.pids"
-	wait_until "mas serve answers" answers "http://127.0.0.1:$port"
-	run curl -s -H 'Content-Type: application/json' -d '{"agents": {}, "sessionMode": "isolated"}' "http://127.0.0.1:$port/runs"
+	MAS_AGENT_COMMAND=nosuch start_serve "$ROOT"
+	run curl -s -H 'Content-Type: application/json' -d '{"agents": {}, "sessionMode": "isolated"}' "$API/runs"
 	assert_success
 	[ "$(jq -r .status <<<"$output")" = 500 ] || fail "$output"
 	[ "$(jq -r .error <<<"$output")" = "cannot create session: agent program not found: nosuch: not on PATH, nor an alias, function or command of /bin/bash as a login shell; MAS_AGENT_COMMAND sets the agent command (default clauded)" ] || fail "$output"
@@ -119,11 +115,9 @@ root_files() {
 	local port a b names
 	a="$(mas session create --no-attach)"
 	b="$(mas session create --no-attach)"
-	port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
-	MAS_HTTP_PORT="$port" "$MAS_BIN" serve 2>"$BATS_TEST_TMPDIR/serve.log" 3>&- &
-	echo $! >>"$BATS_TEST_TMPDIR/node.pids"
-	wait_until "mas serve answers" answers "http://127.0.0.1:$port"
-	run curl -s -H 'Content-Type: application/json' -d '{"target": "00", "message": "hi"}' "http://127.0.0.1:$port/message"
+	start_serve "$ROOT"
+	port="${API##*:}"
+	run curl -s -H 'Content-Type: application/json' -d '{"target": "00", "message": "hi"}' "$API/message"
 	[ "$(jq -r .status <<<"$output")" = 409 ] || fail "$output"
 	names="$(printf 'mas-%s\n' "${a:0:8}" "${b:0:8}" | sort | paste -sd, | sed 's/,/, /')"
 	[ "$(jq -r .error <<<"$output")" = "several mas sessions are running ($names): name one in the request's \"session\" field" ] || fail "$output"

@@ -25,10 +25,11 @@ common_setup() {
 }
 
 common_teardown() {
-	# End only what this test started, by pid.
+	# End only what this test started, by pid: what it recorded (start_serve,
+	# the fake node) and the background servers of its roots, at any depth.
 	local pid
 	# shellcheck disable=SC2013 # one pid per word
-	for pid in $(cat "$BATS_TEST_TMPDIR/node.pids" "$BATS_TEST_TMPDIR"/*/.mas_http.pid "$BATS_TEST_TMPDIR"/*/*/.mas_http.pid 2>/dev/null); do
+	for pid in $(find "$BATS_TEST_TMPDIR" -name .mas_http.pid -type f -exec cat {} + 2>/dev/null; cat "$BATS_TEST_TMPDIR/node.pids" 2>/dev/null); do
 		kill "$pid" 2>/dev/null || true
 	done
 	if [[ -n "${TMUX_TMPDIR:-}" ]]; then
@@ -385,7 +386,10 @@ use_idle_agent() {
 }
 
 # start_serve ROOT starts "mas serve" for ROOT on a free port in the
-# background; API is its base URL. The pid is recorded for teardown.
+# background; API is its base URL. The pid recorded for teardown is the
+# server's own: it is started directly, never through a shell function,
+# whose pid would be that of a subshell, which a kill would end and leave
+# the server running.
 start_serve() {
 	local port
 	port="$(free_port)"
@@ -448,4 +452,45 @@ attached_clients() {
 # has_client tells whether a client is attached to this test's tmux server.
 has_client() {
 	[[ -n "$(tmux list-clients 2>/dev/null)" ]]
+}
+
+# use_titling_agent makes each agent a program that gives its pane a title
+# of its own, "own title", with the escape sequence (OSC 2) Claude Code
+# sends, and then waits.
+use_titling_agent() {
+	mkdir -p "$BATS_TEST_TMPDIR/titler"
+	printf '#!/bin/sh\nprintf "\\033]2;%%s\\033\\\\" "own title"\nexec sleep 3600\n' >"$BATS_TEST_TMPDIR/titler/titler"
+	chmod +x "$BATS_TEST_TMPDIR/titler/titler"
+	export MAS_AGENT_COMMAND="$BATS_TEST_TMPDIR/titler/titler"
+}
+
+# titled SESSION tells whether every pane of SESSION has the title its
+# agent gave it (use_titling_agent).
+titled() {
+	! tmux list-panes -s -t "=$1" -F '#{pane_title}' | grep -qvx "own title"
+}
+
+# assert_pane_titles SESSION checks, once every agent has titled its pane
+# itself, that each pane still carries its agent's name (@mas_title), and
+# that each window's border shows that name, the active pane's reversed.
+assert_pane_titles() {
+	wait_until "every agent has titled its pane" titled "$1" || return
+	run tmux list-panes -s -t "=$1" -F '#{window_name} #{@mas_agent}|#{E:pane-border-format}|#{pane_title}'
+	assert_output "$(printf '%s\n' 'meta 00|#[reverse] 00 Meta Manager #[default]|own title' \
+		'design 10|#[reverse] 10 Design Manager #[default]|own title' \
+		'design 11| 11 UI Designer #[default]|own title' \
+		'design 12| 12 UX Designer #[default]|own title' \
+		'design 13| 13 Visual Designer #[default]|own title' \
+		'development 20|#[reverse] 20 Development Manager #[default]|own title' \
+		'development 21| 21 Frontend Developer #[default]|own title' \
+		'development 22| 22 Backend Developer #[default]|own title' \
+		'development 23| 23 DevOps #[default]|own title' \
+		'business 30|#[reverse] 30 Business Manager #[default]|own title' \
+		'business 31| 31 Accounting #[default]|own title' \
+		'business 32| 32 Strategy #[default]|own title' \
+		'business 33| 33 Analytics #[default]|own title')"
+	local w
+	for w in meta design development business; do
+		[ "$(tmux show-options -wv -t "=$1:=$w" pane-border-status)" = top ] || fail "window $w: no border status"
+	done
 }

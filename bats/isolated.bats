@@ -338,6 +338,32 @@ setup() { isolated_setup; }
 }
 
 # bats test_tags=original
+@test "each pane's border names its agent, whatever title the agent gives its pane (issue 30)" {
+	skip_if_original "issue 30: new, the original named no pane (legacy.bats asserts it)"
+	use_titling_agent
+	run --separate-stderr mas start --no-attach
+	assert_success
+	assert_pane_titles "mas-$(started_id | cut -c1-8)"
+}
+
+# bats test_tags=original
+@test "a MAS_ROOT that does not exist is made, with a notice; the original made it in silence" {
+	export MAS_ROOT="$BATS_TEST_TMPDIR/typo/root"
+	run --separate-stderr mas start --no-attach
+	assert_success
+	assert_dir_exists "$MAS_ROOT/sessions/$(started_id)"
+	if is_original; then
+		run plain <<<"$stderr"
+		refute_output --partial "$MAS_ROOT (the root"
+		return
+	fi
+	[ "$(grep -c "^\[INFO\] Created $MAS_ROOT (the root, from MAS_ROOT): it did not exist$" <<<"$stderr")" = 1 ] || fail "$stderr"
+	# Once it exists, nothing more is said.
+	run --separate-stderr mas session create --no-attach
+	assert_success
+	[[ "$stderr" != *"it did not exist"* ]] || fail "$stderr"
+}
+
 @test "an unwritable root fails cleanly and leaves nothing" {
 	touch "$BATS_TEST_TMPDIR/file"
 	run --separate-stderr env MAS_ROOT="$BATS_TEST_TMPDIR/file/root" "$MAS_BIN" start --no-attach 3>&-

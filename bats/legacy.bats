@@ -332,12 +332,12 @@ stop_piped() {
 }
 
 # bats test_tags=original
-@test "stop reads its answer from a pipe: echo y stops, only y or Y, and the end of input refuses (bug #18)" {
+@test "stop reads its answer from a pipe: echo y stops, another word cancels, and the end of input refuses (bug #18)" {
 	start_team
 	# The original's read took the line, spaces and tabs around it cut;
-	# only y or Y stopped.
+	# only y or Y stopped (yes too, here: the next test).
 	local answer
-	for answer in 'n\n' 'yes\n' '\n' 'yy\n'; do
+	for answer in 'n\n' 'yes please\n' '\n' 'yy\n'; do
 		stop_piped "$answer"
 		assert_success
 		if is_original; then
@@ -359,6 +359,39 @@ stop_piped() {
 	[[ "$stderr" != *"(y/N)"* ]] || fail "$stderr"
 	run tmux has-session -t "=$TEAM"
 	assert_failure
+}
+
+# bats test_tags=original
+@test "stop takes yes, Yes or YES as y; the original cancelled (issue 30)" {
+	start_team
+	stop_piped 'Yes\n'
+	assert_success
+	if is_original; then
+		assert_notice "$output" INFO
+		run tmux has-session -t "=$TEAM"
+		assert_success
+		return
+	fi
+	[[ "$stderr" != *Cancelled* ]] || fail "$stderr"
+	run tmux has-session -t "=$TEAM"
+	assert_failure
+}
+
+# bats test_tags=original
+@test "each pane's border names its agent, whatever title the agent gives its pane; the original named no pane (issue 30)" {
+	if is_original; then
+		# It typed clauded (the stub) into login shells, whose titles
+		# are the host's; nothing named the agents.
+		start_team
+		run tmux list-panes -s -t "=$TEAM" -F '#{@mas_title}'
+		[ "$(sort -u <<<"$output")" = "" ]
+		[ "$(tmux show-options -wv -t "=$TEAM:=design" pane-border-status)" = "" ]
+		return
+	fi
+	use_titling_agent
+	run --separate-stderr mas start --no-attach
+	assert_success
+	assert_pane_titles mas-tmux
 }
 
 # bats test_tags=original

@@ -271,3 +271,48 @@ JSON
 	run tmux ls
 	assert_failure
 }
+
+# bats test_tags=original
+@test "--config with a key it does not know (\"promt\") creates nothing; the original started everything and sent nothing" {
+	printf '{"agents": {"metaManager": {"promt": "plan"}}}\n' >"$WORK/typo.json"
+	local before
+	before="$(find "$WORK" | sort)"
+	run --separate-stderr mas start --no-attach --config typo.json
+	if is_original; then
+		# It read .agents.metaManager.prompt with jq, found none, and said so nowhere.
+		assert_success
+		run tmux ls
+		assert_success
+		return
+	fi
+	assert_failure 1
+	[ "$stderr" = 'mas: cannot start session: config: unknown key agents.metaManager.promt (known there: id, prompt)' ]
+	assert_output ""
+	run tmux ls
+	assert_failure
+	[ "$(find "$WORK" | sort)" = "$before" ]
+}
+
+# bats test_tags=original
+@test "a MAS_READY_TIMEOUT that is not a number of seconds is a usage error before anything starts; the original never read it" {
+	printf '{"agents": {"metaManager": {"prompt": "plan"}}}\n' >"$WORK/cfg.json"
+	local before
+	before="$(find "$WORK" | sort)"
+	MAS_READY_TIMEOUT=abc run --separate-stderr mas start --no-attach --config cfg.json
+	if is_original; then
+		assert_success
+		run tmux ls
+		assert_success
+		return
+	fi
+	assert_failure 2
+	[ "$stderr" = 'mas: MAS_READY_TIMEOUT must be a whole number of seconds above 0, not "abc"' ]
+	run tmux ls
+	assert_failure
+	[ "$(find "$WORK" | sort)" = "$before" ]
+	# A server whose runs would wait for it says so at once too.
+	# A port no server can have: were the check gone, serve would fail, not run on.
+	MAS_READY_TIMEOUT=10s run --separate-stderr mas serve --addr 127.0.0.1:99999
+	assert_failure 2
+	[ "$stderr" = 'mas: MAS_READY_TIMEOUT must be a whole number of seconds above 0, not "10s"' ]
+}

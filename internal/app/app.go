@@ -12,6 +12,7 @@ package app
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -117,12 +118,20 @@ func (e Env) UserShell() string {
 // InsideTmux tells whether this process runs in a tmux client.
 func (e Env) InsideTmux() bool { return e.Getenv("TMUX") != "" }
 
-// readyTimeout bounds the wait for agents before their prompts are sent.
-func (e Env) readyTimeout() time.Duration {
-	if s, err := strconv.Atoi(e.Getenv("MAS_READY_TIMEOUT")); err == nil && s > 0 {
-		return time.Duration(s) * time.Second
+// ReadyTimeout bounds the wait for agents before their prompts are sent:
+// MAS_READY_TIMEOUT seconds, 60 when it is unset or empty. Anything but a
+// whole number of seconds above 0 is a usage error, never the default in
+// silence (issue 30).
+func (e Env) ReadyTimeout() (time.Duration, error) {
+	v := e.Getenv("MAS_READY_TIMEOUT")
+	if v == "" {
+		return 60 * time.Second, nil
 	}
-	return 60 * time.Second
+	s, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || s <= 0 || s > int64(math.MaxInt64/time.Second) {
+		return 0, Usagef("MAS_READY_TIMEOUT must be a whole number of seconds above 0, not %q", v)
+	}
+	return time.Duration(s) * time.Second, nil
 }
 
 // isOn reports whether a yes/no environment variable says yes.

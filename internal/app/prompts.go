@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -37,7 +38,8 @@ type teamPrompts struct {
 // examples' {"agents": {"metaManager": …}, "units": […]} and the
 // {"metaManager": …, "units": […]} that POST /runs writes (bug #22: the
 // original dropped the meta manager's prompt of the second shape). Every
-// id must be an agent's; prompts without text are skipped.
+// id must be an agent's, every key one of configKeys; prompts without
+// text are skipped.
 func ConfigPrompts(data []byte) ([]Prompt, error) {
 	var c struct {
 		teamPrompts
@@ -45,6 +47,9 @@ func ConfigPrompts(data []byte) ([]Prompt, error) {
 	}
 	if err := json.Unmarshal(data, &c); err != nil {
 		return nil, fmt.Errorf("config: %w", err)
+	}
+	if err := checkKeys(data); err != nil {
+		return nil, err
 	}
 	meta, units := c.MetaManager, c.Units
 	if c.Agents != nil {
@@ -89,6 +94,68 @@ func ConfigPrompts(data []byte) ([]Prompt, error) {
 	return out, nil
 }
 
+// configKeys are the keys a config may hold, each with the keys of the
+// object (or of each object of the array) under it: those of both shapes
+// ConfigPrompts reads, and those the original's own files carried
+// (examples/*.json's "sessionName" and each unit's "name", POST /runs's
+// "unitId"), which nothing reads. A key it does not know is a typo that
+// would silently send nothing ("promt"), so it is an error.
+var configKeys = func() keyTree {
+	agent := keyTree{"id": nil, "prompt": nil}
+	unit := keyTree{"name": nil, "unitId": nil, "manager": agent, "workers": agent}
+	team := keyTree{"metaManager": agent, "units": unit}
+	top := maps.Clone(team)
+	top["agents"] = team
+	top["sessionName"] = nil
+	return top
+}()
+
+// keyTree maps each key an object may hold to the keys of what it holds;
+// nil for a value that is not an object.
+type keyTree map[string]keyTree
+
+// checkKeys names, with its path (as jq writes it) and the keys known
+// there, every key of the config data that is not in configKeys.
+func checkKeys(data []byte) error {
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	var unknown []string
+	var walk func(v any, known keyTree, path string)
+	walk = func(v any, known keyTree, path string) {
+		switch v := v.(type) {
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(v)) {
+				at := k
+				if path != "" {
+					at = path + "." + k
+				}
+				sub, ok := known[k]
+				switch {
+				case !ok:
+					unknown = append(unknown, fmt.Sprintf("%s (known there: %s)", at,
+						strings.Join(slices.Sorted(maps.Keys(known)), ", ")))
+				case sub != nil:
+					walk(v[k], sub, at)
+				}
+			}
+		case []any:
+			for i, e := range v {
+				walk(e, known, fmt.Sprintf("%s[%d]", path, i))
+			}
+		}
+	}
+	walk(v, configKeys, "")
+	switch len(unknown) {
+	case 0:
+		return nil
+	case 1:
+		return fmt.Errorf("config: unknown key %s", unknown[0])
+	}
+	return fmt.Errorf("config: unknown keys %s", strings.Join(unknown, "; "))
+}
+
 // maxConfigSize caps a --config file: the same agents and prompts sent to
 // the API are capped there as a request body (api.MaxBody, which a test
 // holds equal).
@@ -116,9 +183,16 @@ func ReadConfig(path string) ([]byte, []Prompt, error) {
 // most every waitReportEvery; when it gives up, it names each agent not
 // ready and why (layout.AgentState).
 func (a *App) SendPrompts(ctx context.Context, session string, prompts []Prompt) (int, error) {
+	if len(prompts) == 0 {
+		return 0, nil
+	}
+	timeout, err := a.ReadyTimeout()
+	if err != nil {
+		return 0, err
+	}
 	sent := 0
 	start := a.Now()
-	deadline := start.Add(a.readyTimeout())
+	deadline := start.Add(timeout)
 	var reported time.Time
 	pending := slices.Clone(prompts)
 	for len(pending) > 0 {
@@ -156,12 +230,12 @@ func (a *App) SendPrompts(ctx context.Context, session string, prompts []Prompt)
 		now := a.Now()
 		if now.After(deadline) {
 			return sent, fmt.Errorf("agents %s not ready after %s; their prompts were not sent: %s",
-				strings.Join(ids, ", "), a.readyTimeout(), strings.Join(why, "; "))
+				strings.Join(ids, ", "), timeout, strings.Join(why, "; "))
 		}
 		if now.Sub(start) >= waitReportEvery && now.Sub(reported) >= waitReportEvery {
 			reported = now
 			a.Report.Infof("Waiting for agents %s to be ready (%ds of %ds)",
-				strings.Join(ids, ", "), int(now.Sub(start).Seconds()), int(a.readyTimeout().Seconds()))
+				strings.Join(ids, ", "), int(now.Sub(start).Seconds()), int(timeout.Seconds()))
 		}
 		select {
 		case <-ctx.Done():

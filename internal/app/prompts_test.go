@@ -21,6 +21,15 @@ func TestConfigPrompts(t *testing.T) {
 		{`{"units": [{"manager": {"id": "01", "prompt": "x"}}]}`, "", `config: no agent has id "01"`, "ids are checked"},
 		{`{"units": {"x": 1}}`, "", "config: json", "wrong types are errors"},
 		{`{}`, "", "", "no prompts"},
+		{`{"sessionName": "simple-project", "agents": {"metaManager": {"prompt": "m"}}, "units": [{"name": "design", "manager": {"id": "10", "prompt": "a"}}]}`,
+			"00:m 10:a", "", "keys the original's examples carried and nothing reads stay accepted"},
+		{`{"metaManager": {"promt": "m"}}`, "", "config: unknown key metaManager.promt (known there: id, prompt)",
+			"issue 30: a typo sent nothing and exited 0"},
+		{`{"sessionNme": "x", "units": [{"manager": {"id": "10", "prompt": "a"}}, {"workers": [{"id": "11", "text": "b"}]}]}`, "",
+			"config: unknown keys sessionNme (known there: agents, metaManager, sessionName, units); units[1].workers[0].text (known there: id, prompt)",
+			"every unknown key is named, with its path, in one error"},
+		{`{"agents": {"sessionName": "x"}}`, "", "config: unknown key agents.sessionName (known there: metaManager, units)",
+			"under agents, only the team's keys"},
 	}
 	for _, tt := range tests {
 		ps, err := ConfigPrompts([]byte(tt.json))

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -43,6 +45,36 @@ func (e Env) rootAndWhy() (root, why string) {
 		return e.ExeDir, "the root: the mas binary's directory" + other
 	}
 	return e.Cwd, "the root: the working directory" + other
+}
+
+// watchRoot is called before a start: a root that does not exist yet (a
+// typo in MAS_ROOT) would become a new root in silence (issue 30), since
+// the modes make the directories they need, parents included. The function
+// it returns is called once the start is over: when it succeeded, it says
+// that the root was made; when it failed, it takes back the directories
+// the start made on the way, as far as they are still empty.
+func (a *App) watchRoot() (done func(ok bool)) {
+	root, why := a.rootAndWhy()
+	var missing []string // the root and its missing parents, deepest first
+	for dir := root; ; dir = filepath.Dir(dir) {
+		if _, err := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) || dir == filepath.Dir(dir) {
+			break
+		}
+		missing = append(missing, dir)
+	}
+	return func(ok bool) {
+		switch {
+		case len(missing) == 0:
+		case ok && isDir(root):
+			a.Report.Infof("Created %s (%s): it did not exist", root, why)
+		case !ok:
+			for _, dir := range missing {
+				if os.Remove(dir) != nil {
+					return
+				}
+			}
+		}
+	}
 }
 
 // Abs is p made absolute against the working directory.

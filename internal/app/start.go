@@ -200,8 +200,10 @@ func (a *App) createIsolated(ctx context.Context, id string, config []byte) (*is
 	if err != nil {
 		return nil, err
 	}
+	rootDone := a.watchRoot()
 	o.Config = config
 	s, err := isolated.Create(ctx, o)
+	rootDone(err == nil)
 	if err != nil {
 		if errors.Is(err, isolated.ErrMalformedID) {
 			return nil, malformedAsUsage(err, "")
@@ -218,6 +220,7 @@ func (a *App) createLegacy(ctx context.Context, skipInit bool) (*legacy.Session,
 	if err != nil {
 		return nil, err
 	}
+	rootDone := a.watchRoot()
 	s, err := legacy.Create(ctx, legacy.CreateOptions{
 		Root:     a.Root(),
 		Project:  project.Name,
@@ -232,6 +235,7 @@ func (a *App) createLegacy(ctx context.Context, skipInit bool) (*legacy.Session,
 		Mas:      a.masForPanes(a.Root()),
 		Path:     a.Getenv("PATH"),
 	})
+	rootDone(err == nil)
 	if err != nil && !errors.Is(err, legacy.ErrRunning) {
 		return nil, StartFailed(Legacy, err)
 	}

@@ -48,3 +48,9 @@ func (cl *CommandLine) ask(prompt string) (string, error) {
 		}
 	}
 }
+
+// isYes tells whether the answer to a y/N question says yes: y or yes, in
+// any case. The original took y or Y only, and cancelled a "yes" (issue 30).
+func isYes(answer string) bool {
+	return strings.EqualFold(answer, "y") || strings.EqualFold(answer, "yes")
+}

@@ -64,3 +64,27 @@ func TestAskLeavesTheRest(t *testing.T) {
 		t.Errorf("left %q on stdin, want %q", rest, "next line\n")
 	}
 }
+
+func TestIsYes(t *testing.T) {
+	tests := []struct {
+		answer string
+		want   bool
+		why    string
+	}{
+		{"y", true, "the original's"},
+		{"Y", true, "the original's"},
+		{"yes", true, "issue 30: the original cancelled it"},
+		{"Yes", true, "issue 30: as a sentence begins"},
+		{"YES", true, "any case"},
+		{"", false, "Enter alone: N is the default"},
+		{"n", false, "no"},
+		{"yy", false, "not a word it knows"},
+		{"yes please", false, "only the word"},
+		{"ye", false, "not a prefix"},
+	}
+	for _, tt := range tests {
+		if got := isYes(tt.answer); got != tt.want {
+			t.Errorf("%s: isYes(%q) = %v, want %v", tt.why, tt.answer, got, tt.want)
+		}
+	}
+}

@@ -13,6 +13,10 @@ var cmdServe = &command{name: "serve", usage: "Serve the HTTP API",
 	action: (*CommandLine).serve}
 
 // serve serves the HTTP API in the foreground.
+// A MAS_READY_TIMEOUT its runs could not use is said at once.
 func (cl *CommandLine) serve(ctx context.Context, cc *ucli.Context) error {
+	if _, err := cl.app.ReadyTimeout(); err != nil {
+		return err
+	}
 	return daemon.Serve(ctx, cl.app, cc.String("addr"))
 }

@@ -33,6 +33,9 @@ func (cl *CommandLine) start(ctx context.Context, cc *ucli.Context) error {
 // file (path "" for none). start prints the lines the original's API
 // parsed (startLines); session create prints the id alone.
 func (cl *CommandLine) launch(ctx context.Context, l app.Launch, config string, noAttach, startLines bool) error {
+	if _, err := cl.app.ReadyTimeout(); err != nil {
+		return err
+	}
 	var prompts []app.Prompt
 	if config != "" {
 		var err error

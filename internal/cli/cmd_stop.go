@@ -13,7 +13,7 @@ var cmdStop = &command{name: "stop", usage: "Stop the session (asks y/N, answere
 	action: (*CommandLine).stop}
 
 // stop stops the selected session, after a y/N question whose answer is a
-// line of stdin; only y or Y stops it, as with the original.
+// line of stdin; y stops it, as with the original, and yes too (isYes).
 func (cl *CommandLine) stop(ctx context.Context, cc *ucli.Context) error {
 	sel, err := cl.app.Select(ctx, "")
 	if err != nil {
@@ -27,7 +27,7 @@ func (cl *CommandLine) stop(ctx context.Context, cc *ucli.Context) error {
 		if err != nil {
 			return fmt.Errorf("stop: %w", err)
 		}
-		if answer != "y" && answer != "Y" {
+		if !isYes(answer) {
 			cl.stderr.Infof("Cancelled")
 			return nil
 		}

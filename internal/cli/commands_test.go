@@ -54,7 +54,8 @@ var commandCases = []commandCase{
 	{"running", []string{"stop"}, "", "", "", "stop: not stopping mas-a without confirmation: stdin ended before an answer (answer y, or use --force)"},
 	{"running", []string{"stop"}, "n\n", "", "Stop session 'mas-a'? (y/N): [INFO] Cancelled\n", ""},
 	{"running", []string{"stop"}, "y\n", "", "~[INFO] Stopped session mas-a\n", ""},
-	{"running", []string{"stop"}, "yes\n", "", "Stop session 'mas-a'? (y/N): [INFO] Cancelled\n", ""}, // the original took y or Y only
+	{"running", []string{"stop"}, "Yes\n", "", "~[INFO] Stopped session mas-a\n", ""},                        // issue 30: the original took y or Y only
+	{"running", []string{"stop"}, "yes please\n", "", "Stop session 'mas-a'? (y/N): [INFO] Cancelled\n", ""}, // the word alone
 	{"running", []string{"attach"}, "", "", "", "not a terminal: attach from one with: tmux attach -t mas-a"},
 	{"", []string{"init", "--name", "demo"}, "", "", "~[INFO] MAS project 'demo' ready in ", ""},
 	{"", []string{"init"}, "demo\n", "", "~Project name: [INFO] MAS project 'demo' ready", ""},

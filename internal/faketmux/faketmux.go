@@ -110,11 +110,11 @@ func (f *Server) SetOptions(session string, opts ...[2]string) {
 // setOptions answers the set-option commands of a batch that set session
 // options, "set-option -t =NAME: name value", up to the first that names
 // no session; pane options (-p, the agents' tags) are answered from the
-// roster.
+// roster, and window options (-w, the borders) are not kept.
 func (f *Server) setOptions(args []string) error {
 	for cmd := range strings.SplitSeq(strings.Join(args, "\x00"), "\x00;\x00") {
 		c := strings.Split(cmd, "\x00")
-		if c[0] != "set-option" || len(c) > 1 && c[1] == "-p" {
+		if c[0] != "set-option" || len(c) > 1 && (c[1] == "-p" || c[1] == "-w") {
 			continue
 		}
 		if _, err := f.setOption(c); err != nil {

@@ -53,6 +53,19 @@ const paneFormat = "#{pane_id}"
 // AgentOption is the pane option that names the agent of a pane.
 const AgentOption = "@mas_agent"
 
+// TitleOption is the pane option that holds the pane's title as mas gave
+// it, "10 Design Manager": the border of each pane shows it (BorderFormat),
+// whatever title the agent's program sets for itself later. Nothing reads
+// it to choose a pane; AgentOption does that.
+const TitleOption = "@mas_title"
+
+// BorderFormat is each window's pane-border-format: TitleOption, reversed
+// for the active pane, as tmux's default shows the pane's index.
+const BorderFormat = "#{?pane_active,#[reverse],} #{" + TitleOption + "} #[default]"
+
+// Title is the title of agent a's pane: its id and name.
+func Title(a roster.Agent) string { return a.ID + " " + a.Name }
+
 // Plan returns the tmux commands that build the session, to be run as one
 // batch.
 func Plan(s Spec) ([][]string, error) {
@@ -96,8 +109,12 @@ func Plan(s Spec) ([][]string, error) {
 					append([]string{"split-window", "-t", target, "-c", dir, "-P", "-F", paneFormat}, agent...),
 					[]string{"select-layout", "-t", target, "tiled"})
 			}
-			// Tag the new pane (the active one of its window) with its agent.
-			cmds = append(cmds, []string{"set-option", "-p", "-t", target, AgentOption, id})
+			// Tag the new pane (the active one of its window) with its
+			// agent, and give it its title, for the border and for
+			// tmux's own lists (choose-tree).
+			cmds = append(cmds, []string{"set-option", "-p", "-t", target, AgentOption, id},
+				[]string{"set-option", "-p", "-t", target, TitleOption, Title(a)},
+				[]string{"select-pane", "-t", target, "-T", tmux.EscapeFormat(Title(a))})
 			if s.LogDir != "" {
 				log, err := syntax.Quote(AgentLog(s.LogDir, id), syntax.LangPOSIX)
 				if err != nil {
@@ -110,6 +127,10 @@ func Plan(s Spec) ([][]string, error) {
 		if len(w.Agents) > 1 {
 			cmds = append(cmds, []string{"select-pane", "-t", tmux.TopLeftPane(s.Name, w.Name)})
 		}
+		// Each pane's border names its agent, so that a person attached
+		// tells the four panes of a window apart.
+		cmds = append(cmds, []string{"set-option", "-w", "-t", target, "pane-border-status", "top"},
+			[]string{"set-option", "-w", "-t", target, "pane-border-format", BorderFormat})
 	}
 	cmds = append(cmds, []string{"select-window", "-t", tmux.Window(s.Name, roster.MetaWindow)})
 	return cmds, nil
