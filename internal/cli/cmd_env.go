@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	ucli "github.com/urfave/cli/v2"
@@ -56,11 +55,11 @@ func (cl *CommandLine) envCommand(_ context.Context, cc *ucli.Context) error {
 				obj[v.Key] = &v.Value
 			}
 		}
-		data, err := json.MarshalIndent(obj, "", "  ")
+		data, err := marshalJSON(obj)
 		if err != nil {
 			return err
 		}
-		out = string(data) + "\n"
+		out = string(data)
 	case cc.Bool("unset"):
 		var keys []string
 		for _, v := range vars {
