@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
 
+	"mas/internal/app"
 	"mas/internal/cli"
 )
 
@@ -158,5 +161,23 @@ func TestSendRefusesPasteMarkers(t *testing.T) {
 		if code != 2 || stdout != "" || !strings.HasPrefix(stderr, "mas: send: message has the bracketed-paste sequence ") {
 			t.Errorf("send %q: exit %d, stdout %q, stderr %q; want exit 2 and the refusal", msg, code, stdout, stderr)
 		}
+	}
+}
+
+// TestExitCodeHints: an error's hints follow it, each on a "mas: hint:"
+// line, the outermost first, through any wrapping (issue 30 point 8).
+func TestExitCodeHints(t *testing.T) {
+	inner := app.WithHints(errors.New("session x is not running"), "resume it: mas session resume x")
+	err := app.WithHints(fmt.Errorf("send: %w", inner), "or forget it")
+	var b bytes.Buffer
+	if code := exitCode(err, &b); code != exitFailure {
+		t.Errorf("exit %d, want %d", code, exitFailure)
+	}
+	want := "mas: send: session x is not running\nmas: hint: or forget it\nmas: hint: resume it: mas session resume x\n"
+	if b.String() != want {
+		t.Errorf("stderr %q, want %q", b.String(), want)
+	}
+	if code := exitCode(app.WithHints(app.Usagef("bad"), "h"), &b); code != exitUsage {
+		t.Errorf("a hinted usage error exits %d, want %d", code, exitUsage)
 	}
 }

@@ -173,8 +173,8 @@ func (s *selection) byHint() (Selected, bool, error) {
 	if err != nil {
 		return failed(err)
 	}
-	return checked(sel, sel.Iso.Owner(), notRunningf("session %s is not running", s.hint),
-		"session "+s.hint+" is not running")
+	absent := WithHints(notRunningf("session %s is not running", s.hint), s.a.ResumeHints(sel.Iso)...)
+	return checked(sel, sel.Iso.Owner(), absent, "session "+s.hint+" is not running")
 }
 
 // byLegacyHint selects the root's legacy session by the name the command
@@ -196,14 +196,19 @@ func (s *selection) byEnvID() (Selected, bool, error) {
 	}
 	full, err := isolated.Find(s.root, id)
 	if err != nil {
-		return failed(s.a.whereRoot(malformedAsUsage(err, "MAS_SESSION_ID: ")))
+		err = s.a.whereRoot(malformedAsUsage(err, "MAS_SESSION_ID: "))
+		if errors.Is(err, isolated.ErrNoSession) {
+			err = WithHints(err, "forget it in this shell: "+UnsetCommand(id, s.a.fishUser()))
+		}
+		return failed(err)
 	}
 	sel, err := s.loadIsolated(full)
 	if err != nil {
 		return failed(err)
 	}
 	what := fmt.Sprintf("MAS_SESSION_ID: session %s (tmux %s) is not running", sel.Iso.ID, sel.Name)
-	return checked(sel, sel.Iso.Owner(), errors.New(what), what)
+	hints := append(s.a.ResumeHints(sel.Iso), "or forget it in this shell: "+UnsetCommand(sel.Iso.ID[:8], s.a.fishUser()))
+	return checked(sel, sel.Iso.Owner(), WithHints(errors.New(what), hints...), what)
 }
 
 // byEnvName selects the tmux session that MAS_SESSION_NAME names.

@@ -201,7 +201,7 @@ func TestSelectNeverReachesAnotherRootsSession(t *testing.T) {
 		if st, err := backend.Status(ctx, s.ID); err != nil || st.Status != "stopped" {
 			t.Errorf("%s: GET /status?session=: %+v, %v; want stopped", tt.why, st, err)
 		}
-		if err := a.Attach(ctx, s.Name, "", loaded.Owner()); !errors.As(err, new(*ForeignError)) || !strings.Contains(err.Error(), tt.want) {
+		if err := a.Attachable(ctx, s.Name, loaded.Owner()); !errors.As(err, new(*ForeignError)) || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: session attach: %v, want it refused: %s", tt.why, err, tt.want)
 		}
 	}
@@ -218,7 +218,10 @@ func TestSelectNeverReachesAnotherRootsSession(t *testing.T) {
 	if sel, err := a.Select(ctx, s.ID); err != nil || sel.Name != s.Name {
 		t.Errorf("an unmarked session: Select = %q, %v", sel.Name, err)
 	}
-	if err := a.Attach(ctx, s.Name, "", layout.Owner{Root: a.Root(), Mode: "isolated", ID: s.ID}); err != nil || !slices.Contains(commands(rec), "attach-session") {
+	if err := a.Attachable(ctx, s.Name, layout.Owner{Root: a.Root(), Mode: "isolated", ID: s.ID}); err != nil {
+		t.Errorf("an unmarked session: attachable: %v", err)
+	}
+	if err := a.Show(ctx, s.Name, "", "mas session attach "+s.ID[:8]); err != nil || !slices.Contains(commands(rec), "attach-session") {
 		t.Errorf("an unmarked session: attach: %v, calls %q", err, commands(rec))
 	}
 }

@@ -72,5 +72,15 @@ func (cl *CommandLine) launch(ctx context.Context, l app.Launch, config string, 
 		cl.stderr.Infof("Session %s is running; attach with: %s", s.Name, s.AttachHint())
 		return nil
 	}
-	return cl.app.Show(ctx, s.Name, "")
+	// The session runs whether or not this terminal shows it: a switch
+	// that fails inside tmux is said, with how to switch, and no failure.
+	err = cl.app.Show(ctx, s.Name, "", s.AttachHint())
+	if err != nil && cl.app.InsideTmux() {
+		cl.stderr.Warnf("%v", err)
+		for _, h := range app.Hints(err) {
+			cl.stderr.Hintf("%s", h)
+		}
+		return nil
+	}
+	return err
 }
