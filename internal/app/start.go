@@ -68,11 +68,13 @@ func TmuxCommand(socket string) string {
 	return "tmux -L " + shellQuote(socket)
 }
 
-// shellQuote quotes s for a POSIX shell, when it needs it.
+// shellQuote quotes s for a POSIX shell, when it needs it. What
+// syntax.Quote refuses (a newline, another control character) is put
+// between single quotes, which keep every byte but the quote itself.
 func shellQuote(s string) string {
 	q, err := syntax.Quote(s, syntax.LangPOSIX)
 	if err != nil {
-		return s
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 	}
 	return q
 }
@@ -111,7 +113,8 @@ func (a *App) Start(ctx context.Context, l Launch) (*Launched, error) {
 // checkProgram checks that the agent's program can run: an agent that
 // cannot would leave thirteen shells that look like a team.
 func (a *App) checkProgram(ctx context.Context) error {
-	return layout.CheckProgram(ctx, a.AgentCommand(), a.UserShell(), a.Getenv("PATH"), func(msg string) { a.Warnf("%s", msg) })
+	return layout.CheckProgram(ctx, a.AgentCommand(), a.UserShell(), a.Getenv("PATH"),
+		func(msg string) { a.Report.Infof("%s", msg) }, func(msg string) { a.Warnf("%s", msg) })
 }
 
 // isolatedOptions say how to start the agents of isolated session id of
