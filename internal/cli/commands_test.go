@@ -32,7 +32,11 @@ var commandCases = []commandCase{
 	{"running", []string{"status", "--detail"}, "", "~\nWindows:\n  meta (1 panes)\n  design (4 panes)\n", "", ""},
 	{"running", []string{"status", "--json"}, "", "~\"session\": \"mas-a\",\n  \"status\": \"running\",\n  \"httpServer\": {\n    \"running\": false\n  }\n}\n", "", ""},
 	{"running", []string{"send", "00", "hi", "-e"}, "", "[SUCCESS] Message sent to 1/1 agents\n", "", ""},
-	{"running", []string{"send", "00,nope", "hi"}, "", "[SUCCESS] Message sent to 1/1 agents\n", "", `send: no agent matches "nope"`},
+	// Not all the target named: no [SUCCESS] (issue 30 point 8).
+	{"running", []string{"send", "00,nope", "hi"}, "", "[WARNING] Message sent to 1/1 agents\n", "", `send: no agent matches "nope"`},
+	// Issue 30 point 9: send --json says what became of the message for each agent.
+	{"running", []string{"send", "00,nope", "hi", "--json"}, "", "{\n  \"session\": \"mas-a\",\n  \"sent\": 1,\n  \"total\": 1,\n  \"agents\": [\n    {\n      \"id\": \"00\",\n      \"sent\": true\n    }\n  ],\n  \"unknown\": [\n    \"nope\"\n  ]\n}\n", "", `send: no agent matches "nope"`},
+	{"running", []string{"send", "10", "<b>&", "--json"}, "", "~\"unknown\": []\n}\n", "", ""},
 	{"running", []string{"send", "bogus", "hi"}, "", "", "", `invalid target: "bogus" (see mas help for the target forms)`},
 	{"running", []string{"send", "00", "hi", "-e", "-n"}, "", "", "", "usage: send: -e and -n contradict each other"},
 	{"running", []string{"send", "00", ""}, "", "", "", "usage: send: the message is empty"},
