@@ -604,3 +604,17 @@ SH
 	[ "$stderr" = 'mas: MAS_SESSION_MODE must be legacy or isolated, not "shared"' ]
 	assert_dir_not_exists "$ROOT/sessions"
 }
+
+@test "session create --json prints the session as session show --json does (issue 30)" {
+	skip_if_original "--json on session create is new"
+	run --separate-stderr mas session create --no-attach --json
+	assert_success
+	local id
+	id="$(jq -r .sessionId <<<"$output")"
+	[[ "$id" =~ ^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$ ]] || fail "$output"
+	[ "$(jq -r '[.tmuxSession, .status, .mode, .workingDir] | join(" ")' <<<"$output")" = "mas-${id:0:8} active isolated $ROOT/sessions/$id" ] || fail "$output"
+	[ "$(jq -r '.agents | length' <<<"$output")" = 13 ] || fail "$output"
+	[[ "$(jq -r .createdAt <<<"$output")" =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$ ]] || fail "$output"
+	# The same keys as session show --json.
+	[ "$(jq -c 'keys' <<<"$output")" = "$(mas session show "$id" --json | jq -c keys)" ] || fail "$output"
+}

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
+
+	"mas/internal/app"
 )
 
 var cmdSessionShow = &command{name: "show", args: []arg{required(sessionArg, "<id>")}, usage: "Show one session: paths, units, status, metadata",
@@ -20,10 +22,7 @@ func (cl *CommandLine) sessionShow(ctx context.Context, cc *ucli.Context) error 
 	if err != nil {
 		return err
 	}
-	d, tmuxErr := cl.app.ShowSession(ctx, root, id)
-	if tmuxErr != nil {
-		cl.stderr.Warnf("status not checked against tmux: %v", tmuxErr)
-	}
+	d := cl.showSession(ctx, root, id)
 	if cc.Bool("json") {
 		return cl.writeJSON(d)
 	}
@@ -64,4 +63,14 @@ func (cl *CommandLine) sessionShow(ctx context.Context, cc *ucli.Context) error 
 	}
 	_, err = fmt.Fprint(cl.io.Stdout, b.String())
 	return err
+}
+
+// showSession describes session id of root, with a warning when its
+// status could not be checked against tmux.
+func (cl *CommandLine) showSession(ctx context.Context, root, id string) app.SessionDetail {
+	d, tmuxErr := cl.app.ShowSession(ctx, root, id)
+	if tmuxErr != nil {
+		cl.stderr.Warnf("status not checked against tmux: %v", tmuxErr)
+	}
+	return d
 }

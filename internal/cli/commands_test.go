@@ -101,6 +101,12 @@ var commandCases = []commandCase{
 	{"", []string{"list", "-u", "00"}, "", "=== MAS Agent List ===\n\nUnit 00: Meta Manager              (Model: opus)\n", "", ""},
 	{"", []string{"list", "-u", "nope"}, "", "=== MAS Agent List ===\n\n", "mas: warning: no agent matches target \"nope\"\n", ""},
 	{"", []string{"version"}, "", "~mas version test\n", "", ""},
+	// Issue 30 point 9: --json on list and version.
+	{"", []string{"version", "--json"}, "", "~{\n  \"version\": \"test\"", "", ""},
+	{"", []string{"list", "--json", "-u", "00,nope"}, "", "[\n  {\n    \"id\": \"00\",\n    \"name\": \"Meta Manager\",\n    \"model\": \"opus\",\n    \"window\": \"meta\",\n    \"pane\": 0\n  }\n]\n",
+		"mas: warning: no agent matches target \"nope\"\n", ""},
+	{"", []string{"list", "--json", "-u", "nope"}, "", "[]\n", "mas: warning: no agent matches target \"nope\"\n", ""},
+	{"", []string{"list", "--json"}, "", "~    \"id\": \"33\",\n    \"name\": \"Analytics\",\n    \"model\": \"sonnet\",\n    \"window\": \"business\",\n    \"pane\": 3\n  }\n]\n", "", ""},
 	{"", []string{"help", "nope"}, "", "", "", "usage: help: unknown command: nope"},
 	{"", []string{"serve", "--addr", "0.0.0.0:0"}, "", "", "", "usage: serve: refusing to listen on 0.0.0.0:0 without MAS_API_TOKEN"},
 }
