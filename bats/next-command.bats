@@ -104,3 +104,19 @@ mas: hint: resume it: mas session resume $ID8" ] || fail "$stderr"
 	assert_line "mas: hint: or attach from a terminal outside tmux: mas session attach $id8"$'\r'
 	tmux has-session -t "=mas-$id8"
 }
+
+@test "a start with MAS_SESSION_ID of a session that exists says how to reach it, and how to start a new one" {
+	new_session
+	MAS_SESSION_ID="$ID" run --separate-stderr mas start --no-attach
+	assert_failure 1
+	[ "$stderr" = "mas: cannot create session: check session id: session $ID already exists in $ROOT/sessions
+mas: hint: attach to it: mas session attach $ID8
+mas: hint: or, for a new session, forget it in this shell first: eval \"\$(mas env $ID8 --unset)\"" ] || fail "$stderr"
+	run mas session stop "$ID"
+	assert_success
+	MAS_SESSION_ID="$ID" run --separate-stderr mas session create --no-attach
+	assert_failure 1
+	[ "$stderr" = "mas: cannot create session: check session id: session $ID already exists in $ROOT/sessions
+mas: hint: resume it: mas session resume $ID8
+mas: hint: or, for a new session, forget it in this shell first: eval \"\$(mas env $ID8 --unset)\"" ] || fail "$stderr"
+}

@@ -211,9 +211,27 @@ func (a *App) createIsolated(ctx context.Context, id string, config []byte) (*is
 		if errors.Is(err, isolated.ErrMalformedID) {
 			return nil, malformedAsUsage(err, "")
 		}
-		return nil, StartFailed(Isolated, err)
+		return nil, WithHints(StartFailed(Isolated, err), a.takenHints(o.Root, id)...)
 	}
 	return s, nil
+}
+
+// takenHints say, when a session of root has id (MAS_SESSION_ID, left
+// exported from an earlier session), how to reach it, and how to start a
+// new one instead: forget the id.
+func (a *App) takenHints(root, id string) []string {
+	if id == "" {
+		return nil
+	}
+	s, err := isolated.Load(root, id)
+	if err != nil {
+		return nil
+	}
+	hints := a.ResumeHints(s)
+	if s.Status == isolated.Active {
+		hints = []string{"attach to it: " + SocketPrefix(a.Getenv("MAS_TMUX_SOCKET")) + "mas session attach " + id[:8]}
+	}
+	return append(hints, "or, for a new session, forget it in this shell first: "+UnsetCommand(id[:8], a.fishUser()))
 }
 
 // createLegacy starts the legacy session of the project around the working
