@@ -173,7 +173,7 @@ func (s *selection) byHint() (Selected, bool, error) {
 	if err != nil {
 		return failed(err)
 	}
-	absent := WithHints(notRunningf("session %s is not running", s.hint), s.a.ResumeHints(sel.Iso)...)
+	absent := WithHints(notRunningf("session %s is not running", s.hint), sel.resumeHints(s.a)...)
 	return checked(sel, sel.Iso.Owner(), absent, "session "+s.hint+" is not running")
 }
 
@@ -207,8 +207,23 @@ func (s *selection) byEnvID() (Selected, bool, error) {
 		return failed(err)
 	}
 	what := fmt.Sprintf("MAS_SESSION_ID: session %s (tmux %s) is not running", sel.Iso.ID, sel.Name)
-	hints := append(s.a.ResumeHints(sel.Iso), "or forget it in this shell: "+UnsetCommand(sel.Iso.ID[:8], s.a.fishUser()))
+	forget := "forget it in this shell: " + UnsetCommand(sel.Iso.ID[:8], s.a.fishUser())
+	hints := sel.resumeHints(s.a)
+	if len(hints) > 0 {
+		forget = "or " + forget
+	}
+	hints = append(hints, forget)
 	return checked(sel, sel.Iso.Owner(), WithHints(errors.New(what), hints...), what)
+}
+
+// resumeHints say how to resume the selected isolated session, which no
+// tmux session runs as its own: none when a tmux session of its name runs
+// (another root's, one made by hand), which a resume would not replace.
+func (sel Selected) resumeHints(a *App) []string {
+	if len(sel.Panes) > 0 {
+		return nil
+	}
+	return a.ResumeHints(sel.Iso)
 }
 
 // byEnvName selects the tmux session that MAS_SESSION_NAME names.
