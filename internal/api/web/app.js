@@ -519,7 +519,7 @@ function renderScreen(screen, a) {
 // palette and the attributes as classes, any other colour as rgb() of
 // three numbers.
 function styledRun(r) {
-  const span = el("span", String(r.text));
+  const span = el("span", typeof r.text === "string" ? r.text : "");
   let [fg, bg] = [r.fg, r.bg];
   if (r.inverse) {
     [fg, bg] = [bg, fg];
