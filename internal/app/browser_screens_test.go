@@ -231,6 +231,10 @@ func TestWebPageSendsFromATile(t *testing.T) {
 	key(t, c, s, "Enter", 2)
 	f.read(t, id, "23", "to the chosen one\r")
 	c.waitFor(t, s, form+`.elements.text.value`, "")
+	c.waitFor(t, s, tileText("23")+`.includes("to the chosen one")`, "true")
+	if got := c.eval(t, s, `[...document.querySelectorAll("#grid .tile.chosen")].map((e) => e.dataset.agent).join(" ")`); got != "23" {
+		t.Errorf("after a refresh the tiles marked chosen: %q, want 23", got)
+	}
 	f.read(t, id, "21", "from the tile\r")
 }
 

@@ -556,6 +556,7 @@ function rank(activity) {
 function renderActivity(tile, a) {
   const act = a.activity || "unknown";
   tile.className = "tile state-" + a.status + " activity-" + act + (needsPerson(act) ? " needs-you" : "");
+  tile.classList.toggle("chosen", document.getElementById("message").elements.target.value === a.id);
   tile.querySelector(".state").textContent = a.status;
   // The pane's state says it already of an agent gone or exited; an
   // agent that reports nothing has no activity to show.
