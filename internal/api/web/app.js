@@ -436,9 +436,9 @@ function renderGrid(list) {
     tiles.push([rank(a.activity), tiles.length, tile]);
     const screen = tile.querySelector(".screen");
     const key = JSON.stringify(a.styled || a.lines || []);
-    if (screen.dataset.key === key) continue;
+    if (shownOn.get(screen) === key) continue;
     const wasAtEnd = atEnd(screen);
-    screen.dataset.key = key;
+    shownOn.set(screen, key);
     renderScreen(screen, a);
     if (wasAtEnd) screen.scrollTop = screen.scrollHeight;
   }
@@ -456,6 +456,10 @@ function renderGrid(list) {
   for (const [screen, top, end] of scrolled) screen.scrollTop = end ? screen.scrollHeight : top;
   if (focused && focused !== document.activeElement && grid.contains(focused)) focused.focus();
 }
+
+// shownOn is what each screen shows, as the API gave it, to redraw a
+// screen only when it changes.
+const shownOn = new WeakMap();
 
 // newTile makes the tile of agent a: a header, what it asks, its screen
 // and a box that sends to it alone. A click on the tile makes it the
