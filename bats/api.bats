@@ -203,6 +203,28 @@ last_line_is() {
 	[ "${lines[-1]}" = 409 ] || fail "$output"
 }
 
+@test "issue 30: GET /sessions/{id}/output joins a line the pane wrapped and gives its colours as numbers" {
+	export MAS_ROOT="$ROOT"
+	run --separate-stderr mas session create --no-attach
+	assert_success
+	local id="$output" long body tty
+	wait_agents
+	start_serve "$ROOT"
+	long="$(printf 'w%.0s' {1..300})"
+	# What agent 22's program prints, written to its terminal.
+	tty="$(AGENT_SESSION="mas-${id:0:8}" agent_pane 22 | xargs -I{} tmux display-message -p -t {} '#{pane_tty}')"
+	printf '\033[1;31mred\033[0m \033]8;;http://evil.test/\033\\<b>x</b>\033]8;;\033\\\r\n%s\r\n' "$long" >"$tty"
+	wait_until "agent 22's output ends with the long line" last_line_is "$API/sessions/${id:0:8}/output?agent=22" "$long"
+	body="$(curl -sS "$API/sessions/${id:0:8}/output?agent=22")"
+	[ "$(jq -r '.agents[0].lines | join("|")' <<<"$body")" = "stub agent 22 ready|red <b>x</b>|$long" ] || fail "$body"
+	[ "$(jq -c '.agents[0].styled[1:]' <<<"$body")" = \
+		'[[{"text":"red","fg":1,"bold":true},{"text":" <b>x</b>"}],[{"text":"'"$long"'"}]]' ] || fail "$body"
+	# The command line's JSON joins too, without the colours.
+	MAS_SESSION_ID="$id" run --separate-stderr mas peek --json 22
+	[ "$(jq -r '.[0].lines[-1]' <<<"$output")" = "$long" ]
+	[ "$(jq -r '.[0] | has("styled")' <<<"$output")" = false ]
+}
+
 # json_is URL FILTER VALUE tells whether jq's FILTER of the answer at URL
 # is VALUE.
 json_is() {

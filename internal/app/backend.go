@@ -211,7 +211,7 @@ func (b Backend) Output(ctx context.Context, ref, agent, lines string) (*api.Out
 	if err != nil {
 		return nil, err
 	}
-	agents, err := b.a.Peek(ctx, sel, ids, n)
+	agents, err := b.a.Peek(ctx, sel, ids, n, PeekStyled)
 	if err != nil {
 		return nil, err
 	}
@@ -387,5 +387,5 @@ func apiAgent(v AgentView) api.Agent {
 
 // apiOutput is an agent's screen as GET /sessions/{id}/output shows it.
 func apiOutput(o AgentOutput) api.AgentOutput {
-	return api.AgentOutput{Agent: apiAgent(o.AgentView), Lines: o.Lines}
+	return api.AgentOutput{Agent: apiAgent(o.AgentView), Lines: o.Lines, Styled: o.Styled}
 }

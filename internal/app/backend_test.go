@@ -15,6 +15,7 @@ import (
 	"mas/internal/activity"
 	"mas/internal/api"
 	"mas/internal/roster"
+	"mas/internal/sgr"
 	"mas/isolated"
 )
 
@@ -365,7 +366,8 @@ func TestAPIShapesAreTheCommandLines(t *testing.T) {
 	session := Session{SessionID: "id", TmuxSession: "mas-id", Status: "active", Error: "e", CreatedAt: "c", WorkingDir: "w",
 		Mode: "isolated", NeedsYou: new(2), Asking: new(1), LastActivity: "l", UnitDir: "u", WorkflowsDir: "f", Config: &config,
 		Logs: []string{"log"}, Units: []string{"00"}, Metadata: &isolated.Metadata{SessionID: "id", Status: "active"}}
-	output := AgentOutput{AgentView{"00", "Meta Manager", "meta", "running", "asking", "s", "m"}, []string{"x"}}
+	output := AgentOutput{AgentView{"00", "Meta Manager", "meta", "running", "asking", "s", "m"}, []string{"x"},
+		[][]sgr.Run{{{Text: "x", Style: sgr.Style{Fg: sgr.Palette(1), Bg: sgr.RGB(1, 2, 3), Bold: true}}}}}
 	tests := []struct {
 		why  string
 		verb any // as the command line prints it with --json

@@ -37,7 +37,13 @@ func (cl *CommandLine) peek(ctx context.Context, cc *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	agents, err := cl.app.Peek(ctx, sel, ids, lines)
+	// The text shows the rows as the screen does; JSON joins those of a
+	// wrapped line, for a reader that wraps at its own width.
+	form := app.PeekRows
+	if cc.Bool("json") {
+		form = app.PeekJoined
+	}
+	agents, err := cl.app.Peek(ctx, sel, ids, lines, form)
 	if err != nil {
 		return err
 	}
