@@ -65,6 +65,7 @@ peek_has() {
 	assert_equal "$stderr" "[INFO] Stopped session $name"
 	run tmux has-session -t "=$name"
 	assert_failure
+	assert_file_contains "$A/sessions/$id/.session" '^STATUS=stopped$'
 	cd "$A"
 	run --separate-stderr mas session list --json
 	[ "$(jq -r '.sessions[] | .sessionId + " " + .status' <<<"$output")" = "$id stopped" ] || fail "$output"

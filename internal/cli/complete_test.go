@@ -197,3 +197,17 @@ func TestCompleteCommand(t *testing.T) {
 		t.Error("help shows the hidden __complete")
 	}
 }
+
+// TestCandidatesOfSessionFlag (issue 30): --session offers the root's
+// active sessions and its legacy session when its .mas_session says that
+// one runs; other roots' sessions would need tmux, which completion never
+// runs.
+func TestCandidatesOfSessionFlag(t *testing.T) {
+	verbs, _, root, active, _ := twoSessions(t)
+	if err := os.WriteFile(filepath.Join(root, ".mas_session"), []byte("SESSION_NAME=mas-demo\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := newCommandLine(IO{Getenv: verbs.Getenv, Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Cwd: root}, verbs)
+	checkCandidates(t, "status --session <TAB>", a.candidates([]string{"status", "--session", ""}), []string{active[:8], "mas-demo"}, "the active session and the running legacy one")
+	checkCandidates(t, "wait -s mas-<TAB>", a.candidates([]string{"wait", "-s", "mas-"}), []string{"mas-" + active[:8], "mas-demo"}, "by tmux name")
+}
