@@ -294,8 +294,8 @@ func (s *selection) byOnlyOne() (Selected, bool, error) {
 		switch owner := s.owner(n); {
 		case !strings.HasPrefix(n, "mas-"):
 		case owner.Root != "" && !layout.SamePath(owner.Root, s.root):
-			_, err := isolated.Find(s.root, n)
-			others = append(others, Other{Name: layout.Printable(n), Owner: owner, Shadowed: err == nil})
+			_, err := isolated.Find(s.root, n) // a name of the root's own, or of two of them
+			others = append(others, Other{Name: layout.Printable(n), Owner: owner, Shadowed: err == nil || isAmbiguous(err)})
 		default:
 			mine = append(mine, n)
 		}
