@@ -185,7 +185,7 @@ ${id:0:8}"
 	assert_success
 	[ -z "$stderr" ] || fail "man warned: $stderr"
 	assert_line --regexp '^MAS\(1\) +User Commands +MAS\(1\)$'
-	assert_line '       session stop <id>'
+	assert_line '       session stop <id>...'
 	assert_line '       MAS_API_TOKEN'
 }
 

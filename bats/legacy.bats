@@ -456,7 +456,7 @@ stop_piped() {
 		return
 	fi
 	assert_failure 1
-	[ "$stderr" = "mas: several mas sessions are running (mas-other, mas-tmux): choose one with MAS_SESSION_NAME=<name> or MAS_SESSION_ID=<id>" ]
+	[ "$stderr" = "mas: several mas sessions are running (mas-other, mas-tmux): choose one: mas stop --session <name> --force" ]
 	[ "$(tmux ls | wc -l)" = 2 ]
 	MAS_SESSION_NAME=mas-other run --separate-stderr mas stop --force
 	assert_success

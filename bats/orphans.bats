@@ -113,10 +113,10 @@ by_hand() {
 	done
 	[ "$(MAS_ROOT="$other" MAS_SESSION_ID="$id" mas peek 00 | grep -c hello)" = 0 ] || fail "hello reached $other's agent 00"
 	# The only mas session has the name of this root's session, and says it
-	# is the other root's: not picked.
+	# is the other root's: not picked, and reached from its root (issue 30).
 	run --separate-stderr mas stop --force
 	assert_failure 1
-	assert_equal "$stderr" "mas: tmux session mas-${id:0:8} belongs to isolated session $id of root \"$other\", not to root \"$ROOT\""
+	assert_equal "$stderr" "mas: no session of root \"$ROOT\" is running; mas-${id:0:8} is isolated session $id of root \"$other\": name it from its root: MAS_ROOT=$other mas stop --session mas-${id:0:8} --force"
 	tmux has-session -t "=mas-${id:0:8}" || fail "stop killed $other's session"
 	MAS_ROOT="$other" run --separate-stderr mas session stop "$id"
 	assert_success
@@ -165,12 +165,21 @@ by_hand() {
 		assert_failure 1
 		assert_equal "$stderr" "mas: MAS_SESSION_ID: session $id (tmux $name) is not running: $belongs, not to root \"$ROOT\""
 	done
-	for cmd in "send 00 hello" "peek 00" "stop --force" status; do
+	# Unnamed, the other root's session is not chosen (issue 30); naming it
+	# here would name this root's: it is reached from its own root.
+	local theirs="no session of root \"$ROOT\" is running; $name is isolated session $id of root \"$other\": name it from its root: MAS_ROOT='$other'"
+	local cmd named
+	for cmd in "send 00 hello|send 00 hello --session $name" "peek 00|peek --session $name 00" "stop --force|stop --session $name --force"; do
+		named="${cmd#*|}" cmd="${cmd%|*}"
 		# shellcheck disable=SC2086 # the command's words
 		run --separate-stderr mas $cmd
 		assert_failure 1
-		assert_equal "$stderr" "mas: $belongs, not to root \"$ROOT\""
+		assert_equal "$stderr" "mas: $theirs mas $named"
 	done
+	run --separate-stderr mas status
+	assert_success
+	assert_line --index 0 "Session: none"
+	assert_equal "$stderr" "mas: hint: $theirs mas status --session $name"
 	run --separate-stderr mas session list --json
 	[ "$(jq -r '.sessions[] | .sessionId + " " + .status' <<<"$output")" = "$id stopped" ] || fail "$output"
 	start_serve "$ROOT"

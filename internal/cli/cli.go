@@ -43,6 +43,9 @@ type CommandLine struct {
 	// stdout and stderr tell people what happens, on each stream in the
 	// colours that stream gets.
 	stdout, stderr *report.Reporter
+	// running is the command line being run, as read: messages that
+	// give the command back (withSession) rebuild it from it.
+	running *reading
 }
 
 // New returns the command line of e, its tmux calls going to the real tmux
@@ -79,6 +82,7 @@ func (cl *CommandLine) run(ctx context.Context, args []string) error {
 		args = append([]string{"version"}, args[1:]...)
 	}
 	r := read(cl.root, args, false)
+	cl.running = r
 	switch {
 	case r.help:
 		return cl.writeHelp(r)

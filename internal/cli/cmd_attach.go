@@ -12,12 +12,12 @@ import (
 )
 
 var cmdAttach = &command{name: "attach", usage: "Attach to the session (switch to it inside tmux)",
-	flags:  []flagSpec{{long: "window", short: "w", value: "W", kind: windowArg, usage: "window to show: " + roster.WindowList()}},
+	flags:  []flagSpec{{long: "window", short: "w", value: "W", kind: windowArg, usage: "window to show: " + roster.WindowList()}, sessionFlag},
 	action: (*CommandLine).attachCommand}
 
 // attachCommand attaches to the selected session.
 func (cl *CommandLine) attachCommand(ctx context.Context, cc *ucli.Context) error {
-	sel, err := cl.app.Select(ctx, "")
+	sel, err := cl.selected(ctx, cc)
 	if err != nil {
 		return err
 	}

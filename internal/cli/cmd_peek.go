@@ -15,6 +15,7 @@ var cmdPeek = &command{name: "peek", args: []arg{optional(targetArg, "[target]")
 	flags: []flagSpec{
 		{long: "lines", short: "n", value: "LINES", usage: "lines of each agent, 1 to 2000 (default 20)"},
 		{long: "json", usage: "print a JSON array: id, name, window, status and lines of each agent"},
+		sessionFlag,
 	},
 	action: (*CommandLine).peek}
 
@@ -33,7 +34,7 @@ func (cl *CommandLine) peek(ctx context.Context, cc *ucli.Context) error {
 	if err != nil {
 		return app.Usagef("peek: %v", err)
 	}
-	sel, err := cl.app.Select(ctx, "")
+	sel, err := cl.selected(ctx, cc)
 	if err != nil {
 		return err
 	}

@@ -23,6 +23,7 @@ var cmdSend = &command{name: "send", args: []arg{required(targetArg, "<target>")
 		{long: "execute", short: "e", usage: "press Enter after the message, submitting it"},
 		{long: "no-execute", short: "n", usage: "only type the message (the default)"},
 		{long: "force", short: "f", usage: "send even to an agent that is asking a person (the text answers its dialog)"},
+		sessionFlag,
 	},
 	action: (*CommandLine).send}
 
@@ -60,7 +61,7 @@ func (cl *CommandLine) send(ctx context.Context, cc *ucli.Context) error {
 	if len(ids) == 0 {
 		return fmt.Errorf("invalid target: %q (see mas help for the target forms)", target)
 	}
-	sel, err := cl.app.Select(ctx, "")
+	sel, err := cl.selected(ctx, cc)
 	if err != nil {
 		return err
 	}

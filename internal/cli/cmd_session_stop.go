@@ -2,18 +2,32 @@ package cli
 
 import (
 	"context"
+	"errors"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"mas/internal/app"
 )
 
-var cmdSessionStop = &command{name: "stop", args: []arg{required(activeSessionArg, "<id>")}, usage: "Stop one session; its directory is kept. mas-xxxxxxxx also ends an orphan",
+var cmdSessionStop = &command{name: "stop", args: []arg{oneOrMore(activeSessionArg, "<id>...")},
+	usage:  "Stop sessions; their directories are kept. mas-xxxxxxxx also ends an orphan",
 	action: (*CommandLine).sessionStop}
 
+// sessionStop stops each session its arguments name, in turn; one that
+// cannot be stopped does not keep the others running. The errors come
+// back together, one line each.
 func (cl *CommandLine) sessionStop(ctx context.Context, cc *ucli.Context) error {
-	root, id, err := cl.findSession(cc)
-	if ref := cc.Args().First(); app.OrphanRef(ref, err) {
+	var errs []error
+	for _, ref := range cc.Args().Slice() {
+		errs = append(errs, cl.stopSession(ctx, ref))
+	}
+	return errors.Join(errs...)
+}
+
+// stopSession stops the session ref names, or the orphan of its tmux name.
+func (cl *CommandLine) stopSession(ctx context.Context, ref string) error {
+	root, id, err := cl.app.Find(ref, "session stop: ")
+	if app.OrphanRef(ref, err) {
 		_, err := cl.app.StopOrphan(ctx, ref)
 		return err
 	}

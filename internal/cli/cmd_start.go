@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"mas/internal/app"
+	"mas/internal/layout"
 	"mas/legacy"
 )
 
@@ -45,10 +47,7 @@ func (cl *CommandLine) launch(ctx context.Context, l app.Launch, config string, 
 	}
 	s, err := cl.app.Start(ctx, l)
 	if errors.Is(err, legacy.ErrRunning) {
-		mas := app.SocketPrefix(s.Socket) + "mas"
-		cl.stderr.Existsf("Session '%s' already exists", s.Name)
-		cl.stderr.Infof("Attach to it: %s attach", mas)
-		cl.stderr.Infof("Stop it: %s stop", mas)
+		cl.exists(s)
 		return nil
 	}
 	if err != nil {
@@ -73,4 +72,28 @@ func (cl *CommandLine) launch(ctx context.Context, l app.Launch, config string, 
 		return nil
 	}
 	return cl.app.Show(ctx, s.Name, "")
+}
+
+// exists says that the legacy session s, which a start found running,
+// exists, and how to attach to it or stop it. Another root's (a project of
+// the same name, or a second directory's mas-tmux) is reached by naming
+// it, and this directory gets a session of its own under a name of its
+// own (issue 30).
+func (cl *CommandLine) exists(s *app.Launched) {
+	mas := app.SocketPrefix(s.Socket) + "mas"
+	if s.Owner.Root == "" || layout.SamePath(s.Owner.Root, s.Root) {
+		cl.stderr.Existsf("Session '%s' already exists", s.Name)
+		cl.stderr.Infof("Attach to it: %s attach", mas)
+		cl.stderr.Infof("Stop it: %s stop", mas)
+		return
+	}
+	name := filepath.Base(s.Root)
+	if legacy.SessionName(name) == s.Name {
+		name = "<name>"
+	} else {
+		name = app.ShellQuote(name)
+	}
+	cl.stderr.Existsf("Session '%s' already exists: it is %s", s.Name, s.Owner)
+	cl.stderr.Infof("To start this directory's own, give its project another name: %s init --name %s, then %s start", mas, name, mas)
+	cl.stderr.Infof("Attach to that one: %s attach --session %s", mas, app.ShellQuote(s.Name))
 }

@@ -19,6 +19,7 @@ var cmdWait = &command{name: "wait", args: []arg{optional(targetArg, "[target]")
 		{long: "for", value: "ACTIVITY", usage: "wait for this activity only: waiting (turn ended) or asking (a dialog)"},
 		{long: "timeout", value: "DURATION", usage: "give up after DURATION (90s, 5m, or seconds), exit 1"},
 		{long: "json", usage: "print the agents as JSON, as status --detail --json does"},
+		sessionFlag,
 	},
 	action: (*CommandLine).wait}
 
@@ -45,7 +46,7 @@ func (cl *CommandLine) wait(ctx context.Context, cc *ucli.Context) error {
 			return app.Usagef("wait: --timeout %v", err)
 		}
 	}
-	sel, err := cl.app.Select(ctx, "")
+	sel, err := cl.selected(ctx, cc)
 	if err != nil {
 		return err
 	}

@@ -19,6 +19,7 @@ const (
 	sessionArg                       // a session: a unique prefix of its id, the id, or mas-xxxxxxxx
 	activeSessionArg                 // a session that runs: the only kind stop and attach act on
 	stoppedSessionArg                // a stopped session: the only kind resume acts on
+	namedSessionArg                  // --session: a running session of the root, or any mas tmux session by name
 	scriptShellArg                   // a shell that mas completion writes a script for
 	envShellArg                      // a shell that mas env writes for
 	windowArg                        // a window of the team
@@ -32,11 +33,15 @@ type arg struct {
 	kind     argKind
 	name     string // as help and the usage errors show it: "<target>", "[target]"
 	optional bool
+	many     bool // the last positional only: it takes every word left
 }
 
 // required and optional make the positionals of the specs.
 func required(kind argKind, name string) arg { return arg{kind: kind, name: name} }
 func optional(kind argKind, name string) arg { return arg{kind: kind, name: name, optional: true} }
+
+// oneOrMore is a last positional that takes one word or more: "<id>...".
+func oneOrMore(kind argKind, name string) arg { return arg{kind: kind, name: name, many: true} }
 
 // flagSpec is one flag of a command. value is the placeholder of a flag
 // that takes a value ("FILE"), and kind what the value names; a flag
@@ -65,6 +70,21 @@ type command struct {
 	action  func(*CommandLine, context.Context, *ucli.Context) error
 	subs    []*command
 }
+
+// argAt is the positional that the word at index i (from 0) is, or
+// false when c takes no such word.
+func (c *command) argAt(i int) (arg, bool) {
+	switch {
+	case i < len(c.args):
+		return c.args[i], true
+	case c.takesMore():
+		return c.args[len(c.args)-1], true
+	}
+	return arg{}, false
+}
+
+// takesMore tells whether c's last positional takes every word left.
+func (c *command) takesMore() bool { return len(c.args) > 0 && c.args[len(c.args)-1].many }
 
 func (c *command) minArgs() int {
 	n := 0
@@ -164,7 +184,7 @@ func read(root *command, words []string, typing bool) *reading {
 	case typing:
 	case len(r.pos) < c.minArgs():
 		r.fail(app.Usagef("%s: missing %s", r.path(), c.args[len(r.pos)].name))
-	case len(r.pos) > len(c.args):
+	case len(r.pos) > len(c.args) && !c.takesMore():
 		r.fail(app.Usagef("%s: unexpected argument %q", r.path(), r.pos[len(c.args)]))
 	}
 	return r

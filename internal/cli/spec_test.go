@@ -90,6 +90,9 @@ func TestReadPutsFlagsFirst(t *testing.T) {
 		{[]string{"list"}, []string{"--unit", "-x"}, []string{"--unit", "-x", "--"}, "a value may start with a dash"},
 		{[]string{"session", "attach"}, []string{"abc", "--window=meta"}, []string{"--window", "meta", "--", "abc"}, ""},
 		{[]string{"env"}, []string{"--json", "--", "-weird"}, []string{"--json", "--", "-weird"}, "-- ends the flags"},
+		{[]string{"session", "stop"}, []string{"abcd", "ef01", "mas-1"}, []string{"--", "abcd", "ef01", "mas-1"}, "issue 30: session stop takes several ids"},
+		{[]string{"session", "show"}, []string{"abcd", "ef01"}, nil, "show takes one"},
+		{[]string{"send"}, []string{"00", "hi", "-s", "mas-a", "-e"}, []string{"--session", "mas-a", "--execute", "--", "00", "hi"}, "issue 30: -s is --session, free on send beside -e, -n and -f"},
 	}
 	for _, tt := range tests {
 		r := read(cmds, append(slices.Clone(tt.path), tt.in...), false)
