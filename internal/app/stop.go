@@ -16,7 +16,7 @@ func (a *App) Stop(ctx context.Context, sel Selected) error {
 	if sel.Iso != nil {
 		_, err = a.stopIsolated(ctx, sel.Root, sel.Iso.ID)
 	} else {
-		err = legacy.Stop(ctx, a.Tmux, sel.Root, sel.Name)
+		err = a.stopLegacy(ctx, sel)
 	}
 	if unrecorded := (*isolated.RecordError)(nil); errors.As(err, &unrecorded) {
 		// Its tmux session is gone: the server may be idle all the same.
@@ -49,4 +49,10 @@ func (a *App) StopSession(ctx context.Context, root, id string) error {
 
 func (a *App) stopIsolated(ctx context.Context, root, id string) (*isolated.Session, error) {
 	return isolated.Stop(ctx, a.Tmux, root, id, a.Now(), a.Report)
+}
+
+// stopLegacy stops the legacy session sel, as Select chose it: its tmux
+// session, and the root's .mas_session when it names it.
+func (a *App) stopLegacy(ctx context.Context, sel Selected) error {
+	return legacy.Stop(ctx, a.Tmux, sel.Root, sel.Name)
 }
