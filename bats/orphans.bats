@@ -37,8 +37,8 @@ by_hand() {
 	name="$(orphan_of "$ROOT")"
 	run --separate-stderr mas session list
 	assert_success
-	assert_line --index 0 --regexp '^SESSION ID +TMUX +STATUS +CREATED +WORKSPACE +NEEDS YOU$'
-	assert_line --index 1 --regexp "^$name +$name +orphan +[0-9T:-]+Z +- +-$"
+	assert_line --index 0 --regexp '^SESSION ID +TMUX +STATUS +CREATED +WORKSPACE +NEEDS YOU +MODE$'
+	assert_line --index 1 --regexp "^$name +$name +orphan +[0-9T:-]+Z +- +- +isolated$"
 	run --separate-stderr mas session list --json
 	assert_success
 	[ "$(jq -r '.total' <<<"$output")" = 1 ]
