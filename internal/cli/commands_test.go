@@ -98,6 +98,7 @@ var commandCases = []commandCase{
 	{"legacy", []string{"session", "rm", "mas-tmux"}, "", "", "", "session rm: mas-tmux is the legacy session of root \"{root}\", not an isolated session: it has no directory of its own to remove; stop it with: mas stop"},
 	{"legacy", []string{"session", "resume", "mas-tmux"}, "", "", "", "session resume: mas-tmux is the legacy session of root \"{root}\", not an isolated session: start it again with: mas start"},
 	{"legacy", []string{"session", "attach", "mas-tmux"}, "", "", "", "not a terminal: attach from one with: tmux attach -t mas-tmux"},
+	{"legacy", []string{"env", "mas-tmux"}, "", "", "", "usage: env: mas-tmux is the legacy session of root \"{root}\", not an isolated session: only an isolated session has variables to print"},
 	{"legacy", []string{"session", "stop", "mas-tmux"}, "", "", "[INFO] Stopped session mas-tmux\n", ""},
 	{"foreign", []string{"session", "stop", "mas-abcdef12"}, "", "", "", "no such session mas-abcdef12 under {root}/sessions, nor an orphaned tmux session of this root by that name (the root, from MAS_ROOT)"},
 	{"isolated", []string{"env", "{id}"}, "", "~export MAS_SESSION_ID={id}\n", "", ""},
