@@ -69,6 +69,13 @@ func List(root string, running []layout.Ref, known bool) ([]Listed, error) {
 	return list, err
 }
 
+// Runs tells whether tmux session r runs root's legacy session, as List
+// tells it.
+func Runs(root string, r layout.Ref) bool {
+	name, _, _ := readSessionFile(root)
+	return runsIt(r, root, name)
+}
+
 // runsIt tells whether tmux session r runs root's legacy session, which
 // .mas_session calls name ("" when it names none): by r's marks, or by
 // its name when it has none.

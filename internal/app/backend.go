@@ -143,11 +143,14 @@ func (b Backend) Stop(ctx context.Context, ref string) (*api.Session, error) {
 }
 
 // stopLegacy stops the root's legacy session, tmux session name, as
-// mas stop does, when it runs as the root's (Select): a session of the
-// root that does not run is a conflict.
+// mas stop does, when it runs as GET /sessions lists it (SelectLegacy);
+// when it does not, it is a conflict.
 func (b Backend) stopLegacy(ctx context.Context, name string) (*api.Session, error) {
-	sel, err := b.running(ctx, name)
-	if err != nil {
+	sel, err := b.a.SelectLegacy(ctx, name)
+	switch {
+	case errors.Is(err, ErrNotRunning):
+		return nil, api.Errorf(api.ErrConflict, "%w", err)
+	case err != nil:
 		return nil, err
 	}
 	if err := b.a.stopLegacy(ctx, sel); err != nil {

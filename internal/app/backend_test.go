@@ -461,4 +461,13 @@ func TestBackendStopsTheLegacySession(t *testing.T) {
 	if _, err := b.Stop(ctx, "mas-tmux"); !errors.Is(err, api.ErrConflict) {
 		t.Errorf("stop again: %v, want a conflict (the root's, not running)", err)
 	}
+	// A tmux session of its name made by hand, with no marks, that
+	// .mas_session does not name, is not listed: nor is it stopped.
+	f.Add("mas-tmux")
+	if list, _ := b.Sessions(ctx); len(list) != 0 {
+		t.Errorf("an unmarked mas-tmux made by hand is listed: %+v", list)
+	}
+	if _, err := b.Stop(ctx, "mas-tmux"); !errors.Is(err, api.ErrConflict) || !f.Has("mas-tmux") {
+		t.Errorf("stop of a mas-tmux made by hand: %v, runs %v; want a conflict, and it runs", err, f.Has("mas-tmux"))
+	}
 }

@@ -18,7 +18,11 @@ var cmdSessionAttach = &command{name: "attach", args: []arg{required(activeSessi
 func (cl *CommandLine) sessionAttach(ctx context.Context, cc *ucli.Context) error {
 	root, id, err := cl.findSession(cc)
 	if leg := (*app.LegacyError)(nil); errors.As(err, &leg) {
-		return cl.attach(ctx, leg.Name, cc.String("window"), legacy.Owner(root))
+		sel, err := cl.app.SelectLegacy(ctx, leg.Name)
+		if err != nil {
+			return err
+		}
+		return cl.attach(ctx, sel.Name, cc.String("window"), legacy.Owner(root))
 	}
 	if err != nil {
 		return err

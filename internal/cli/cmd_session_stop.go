@@ -16,7 +16,7 @@ func (cl *CommandLine) sessionStop(ctx context.Context, cc *ucli.Context) error 
 	root, id, err := cl.findSession(cc)
 	if leg := (*app.LegacyError)(nil); errors.As(err, &leg) {
 		// Named, so stopped without mas stop's question.
-		sel, err := cl.app.Select(ctx, leg.Name)
+		sel, err := cl.app.SelectLegacy(ctx, leg.Name)
 		if err != nil {
 			return err
 		}
