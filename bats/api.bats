@@ -351,3 +351,34 @@ original_item() {
 	run curl -sS -w '\n%{http_code}' -H 'Origin: http://evil.example' "$API/sessions/$id/agents"
 	[ "${lines[-1]}" = 403 ] || fail "$output"
 }
+
+@test "the root's legacy session is in GET /sessions and GET /sessions/mas-tmux, and stops through the API; resume and DELETE are refused (issue 30)" {
+	make_templates "$ROOT"
+	start_serve "$ROOT"
+	run curl -sS -w '\n%{http_code}' -X POST "$API/runs" -H 'Content-Type: application/json' -d '{"agents": {}, "sessionMode": "legacy"}'
+	[ "${lines[-1]}" = 201 ] || fail "$output"
+	wait_agents
+	run curl -sS "$API/sessions"
+	[ "$(jq -r '[.total, (.sessions[] | .sessionId, .tmuxSession, .status, .mode, .workingDir, .agentCount)] | join(" ")' <<<"$output")" = \
+		"1 mas-tmux mas-tmux active legacy $ROOT 13" ] || fail "$output"
+	run curl -sS "$API/sessions/mas-tmux"
+	[ "$(jq -r '[.sessionId, .status, .mode, .unitDir, (.agents | length)] | join(" ")' <<<"$output")" = \
+		"mas-tmux active legacy $ROOT/unit 13" ] || fail "$output"
+	run curl -sS "$API/sessions/mas-tmux/output?agent=21"
+	[[ "$(jq -r '.agents[0].lines | join("\n")' <<<"$output")" == *"stub agent 21 ready"* ]] || fail "$output"
+
+	run curl -sS -w '\n%{http_code}' -X POST "$API/sessions/mas-tmux/resume"
+	[ "${lines[-1]}" = 400 ] || fail "$output"
+	[[ "$(sed '$d' <<<"$output" | jq -r .error)" == "mas-tmux is the legacy session of root \"$ROOT\", not an isolated session: start it again with POST /runs"* ]] || fail "$output"
+	run curl -sS -w '\n%{http_code}' -X DELETE "$API/sessions/mas-tmux"
+	[ "${lines[-1]}" = 400 ] || fail "$output"
+	tmux has-session -t =mas-tmux
+
+	run curl -sS -w '\n%{http_code}' -X POST "$API/sessions/mas-tmux/stop"
+	[ "${lines[-1]}" = 200 ] || fail "$output"
+	run tmux has-session -t =mas-tmux
+	assert_failure
+	assert_file_not_exists "$ROOT/.mas_session"
+	run curl -sS "$API/sessions"
+	[ "$(jq -r '.total' <<<"$output")" = 0 ]
+}

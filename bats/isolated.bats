@@ -227,7 +227,7 @@ setup() { isolated_setup; }
 	[ "$(jq -r '.total' <<<"$output")" = 1 ]
 	[ "$(jq -r '.sessions[0] | [.sessionId, .tmuxSession, .status, .mode] | join(" ")' <<<"$output")" = "$id mas-${id:0:8} active isolated" ]
 	run --separate-stderr mas session list
-	assert_line --index 0 --regexp '^SESSION ID +TMUX +STATUS +CREATED +WORKSPACE +NEEDS YOU$'
+	assert_line --index 0 --regexp '^SESSION ID +TMUX +STATUS +CREATED +WORKSPACE +NEEDS YOU +MODE$'
 	assert_line --index 1 --regexp "^$id +mas-${id:0:8} +active "
 }
 

@@ -37,8 +37,8 @@ by_hand() {
 	name="$(orphan_of "$ROOT")"
 	run --separate-stderr mas session list
 	assert_success
-	assert_line --index 0 --regexp '^SESSION ID +TMUX +STATUS +CREATED +WORKSPACE +NEEDS YOU$'
-	assert_line --index 1 --regexp "^$name +$name +orphan +[0-9T:-]+Z +- +-$"
+	assert_line --index 0 --regexp '^SESSION ID +TMUX +STATUS +CREATED +WORKSPACE +NEEDS YOU +MODE$'
+	assert_line --index 1 --regexp "^$name +$name +orphan +[0-9T:-]+Z +- +- +isolated$"
 	run --separate-stderr mas session list --json
 	assert_success
 	[ "$(jq -r '.total' <<<"$output")" = 1 ]
@@ -55,7 +55,7 @@ by_hand() {
 	assert_equal "$stderr" "mas: no such session $name under $ROOT/sessions, nor an orphaned tmux session of this root by that name (the root, from MAS_ROOT)"
 }
 
-@test "other roots' sessions, legacy sessions and sessions made by hand are never listed nor stopped" {
+@test "other roots' sessions, legacy sessions and sessions made by hand are never listed nor stopped as orphans; the root's legacy session is listed as itself" {
 	local other foreign mine id=eeeeeeee-1111-4111-8111-111111111111
 	other="$BATS_TEST_TMPDIR/other"
 	foreign="$(orphan_of "$other")"
@@ -76,13 +76,15 @@ by_hand() {
 
 	run --separate-stderr mas session list --json
 	assert_success
-	[ "$(jq -r '[.sessions[] | .sessionId + " " + .status] | join(",")' <<<"$output")" = "$mine orphan" ] || fail "$output"
+	# The root's own legacy session is listed, as legacy (issue 30).
+	[ "$(jq -r '[.sessions[] | .sessionId + " " + .status + " " + .mode] | join(",")' <<<"$output")" = \
+		"$mine orphan isolated,mas-deadbeef active legacy" ] || fail "$output"
 	MAS_ROOT="$other" run --separate-stderr mas session list
 	assert_output --regexp "^SESSION ID.*"$'\n'"$foreign +$foreign +orphan "
 	refute_output --partial "$mine"
 
 	local name
-	for name in "$foreign" mas-deadbeef mas-aaaaaaa1 mas-aaaaaaa2 mas-aaaaaaa3 mas-aaaaaaa4; do
+	for name in "$foreign" mas-aaaaaaa1 mas-aaaaaaa2 mas-aaaaaaa3 mas-aaaaaaa4; do
 		run --separate-stderr mas session stop "$name"
 		assert_failure 1
 		assert_equal "$stderr" "mas: no such session $name under $ROOT/sessions, nor an orphaned tmux session of this root by that name (the root, from MAS_ROOT)"
@@ -91,6 +93,11 @@ by_hand() {
 	run --separate-stderr mas session stop "$mine"
 	assert_success
 	[ "$(tmux ls -F '#{session_name}' | sort)" = "$(grep -vx "$mine" <<<"$before")" ]
+	# Its tmux name stops the root's legacy session, as mas stop would.
+	run --separate-stderr mas session stop mas-deadbeef
+	assert_success
+	assert_equal "$stderr" "[INFO] Stopped session mas-deadbeef"
+	[ "$(tmux ls -F '#{session_name}' | sort)" = "$(grep -vx -e "$mine" -e mas-deadbeef <<<"$before")" ]
 }
 
 @test "a stopped session's id never reaches another root's running session of the same id" {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	ucli "github.com/urfave/cli/v2"
@@ -36,6 +37,9 @@ func (cl *CommandLine) envCommand(_ context.Context, cc *ucli.Context) error {
 	}
 	ref := cc.Args().First()
 	root, id, err := cl.app.Find(ref, "env: ")
+	if leg := (*app.LegacyError)(nil); errors.As(err, &leg) {
+		return app.Usagef("env: %v: only an isolated session has variables to print", leg)
+	}
 	if err != nil {
 		return err
 	}

@@ -2,10 +2,13 @@ package cli
 
 import (
 	"context"
+	"errors"
 
 	ucli "github.com/urfave/cli/v2"
 
+	"mas/internal/app"
 	"mas/isolated"
+	"mas/legacy"
 )
 
 var cmdSessionAttach = &command{name: "attach", args: []arg{required(activeSessionArg, "<id>")}, usage: "Attach to one session",
@@ -14,6 +17,13 @@ var cmdSessionAttach = &command{name: "attach", args: []arg{required(activeSessi
 
 func (cl *CommandLine) sessionAttach(ctx context.Context, cc *ucli.Context) error {
 	root, id, err := cl.findSession(cc)
+	if leg := (*app.LegacyError)(nil); errors.As(err, &leg) {
+		sel, err := cl.app.SelectLegacy(ctx, leg.Name)
+		if err != nil {
+			return err
+		}
+		return cl.attach(ctx, sel.Name, cc.String("window"), legacy.Owner(root))
+	}
 	if err != nil {
 		return err
 	}

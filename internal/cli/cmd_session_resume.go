@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -24,6 +25,9 @@ func (cl *CommandLine) sessionResume(ctx context.Context, cc *ucli.Context) erro
 		return app.Usagef("session resume: missing <id> (or --all)")
 	}
 	root, id, err := cl.findSession(cc)
+	if leg := (*app.LegacyError)(nil); errors.As(err, &leg) {
+		return fmt.Errorf("session resume: %w: start it again with: mas start", err)
+	}
 	if err != nil {
 		return err
 	}

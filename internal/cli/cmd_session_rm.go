@@ -7,6 +7,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"mas/internal/app"
 	"mas/isolated"
 )
 
@@ -16,6 +17,9 @@ var cmdSessionRm = &command{name: "rm", args: []arg{required(sessionArg, "<id>")
 
 func (cl *CommandLine) sessionRemove(ctx context.Context, cc *ucli.Context) error {
 	root, id, err := cl.findSession(cc)
+	if leg := (*app.LegacyError)(nil); errors.As(err, &leg) {
+		return fmt.Errorf("session rm: %w: it has no directory of its own to remove; stop it with: mas stop", err)
+	}
 	if err != nil {
 		return err
 	}

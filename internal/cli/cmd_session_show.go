@@ -9,6 +9,8 @@ import (
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
+
+	"mas/internal/layout"
 )
 
 var cmdSessionShow = &command{name: "show", args: []arg{required(sessionArg, "<id>")}, usage: "Show one session: paths, units, status, metadata",
@@ -16,11 +18,10 @@ var cmdSessionShow = &command{name: "show", args: []arg{required(sessionArg, "<i
 	action: (*CommandLine).sessionShow}
 
 func (cl *CommandLine) sessionShow(ctx context.Context, cc *ucli.Context) error {
-	root, id, err := cl.findSession(cc)
+	d, tmuxErr, err := cl.app.ShowRef(ctx, cc.Args().First(), "session show: ")
 	if err != nil {
 		return err
 	}
-	d, tmuxErr := cl.app.ShowSession(ctx, root, id)
 	if tmuxErr != nil {
 		cl.stderr.Warnf("status not checked against tmux: %v", tmuxErr)
 	}
@@ -31,8 +32,8 @@ func (cl *CommandLine) sessionShow(ctx context.Context, cc *ucli.Context) error 
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 1, ' ', 0)
 	row := func(k, v string) { fmt.Fprintf(tw, "%s:\t%s\n", k, v) }
-	row("Session", j.SessionID)
-	row("tmux", j.TmuxSession)
+	row("Session", layout.Printable(j.SessionID))
+	row("tmux", layout.Printable(j.TmuxSession))
 	row("Status", string(j.Status))
 	if j.Error != "" {
 		row("Error", j.Error)

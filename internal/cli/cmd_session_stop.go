@@ -10,7 +10,7 @@ import (
 )
 
 var cmdSessionStop = &command{name: "stop", args: []arg{oneOrMore(activeSessionArg, "<id>...")},
-	usage:  "Stop sessions; their directories are kept. mas-xxxxxxxx also ends an orphan",
+	usage:  "Stop sessions; their directories are kept. mas-xxxxxxxx also ends an orphan, the legacy session's tmux name that session",
 	action: (*CommandLine).sessionStop}
 
 // sessionStop stops each session its arguments name, in turn; one that
@@ -24,9 +24,18 @@ func (cl *CommandLine) sessionStop(ctx context.Context, cc *ucli.Context) error 
 	return errors.Join(errs...)
 }
 
-// stopSession stops the session ref names, or the orphan of its tmux name.
+// stopSession stops the session ref names: an isolated session, the
+// root's legacy session by its tmux name, or the orphan of its tmux name.
 func (cl *CommandLine) stopSession(ctx context.Context, ref string) error {
 	root, id, err := cl.app.Find(ref, "session stop: ")
+	if leg := (*app.LegacyError)(nil); errors.As(err, &leg) {
+		// Named, so stopped without mas stop's question.
+		sel, err := cl.app.SelectLegacy(ctx, leg.Name)
+		if err != nil {
+			return err
+		}
+		return cl.app.Stop(ctx, sel)
+	}
 	if app.OrphanRef(ref, err) {
 		_, err := cl.app.StopOrphan(ctx, ref)
 		return err

@@ -82,11 +82,24 @@ var commandCases = []commandCase{
 	{"lost", []string{"session", "resume", "--all"}, "", "{id} resumed in tmux session {name}\n", "~[INFO] Resumed 1 session; attach with: mas session attach ", ""},
 	{"lost", []string{"session", "list"}, "", "~  stopped  ", "", ""},
 	{"stopped", []string{"session", "resume", "{id}"}, "", "", "~[INFO] Resumed session {id} in tmux session {name}", ""},
-	{"orphan", []string{"session", "list"}, "", "~\n{name}  {name}  orphan  2023-11-14T22:13:20Z  -          -\n", "", ""},
+	{"orphan", []string{"session", "list"}, "", "~\n{name}  {name}  orphan  2023-11-14T22:13:20Z  -          -          isolated\n", "", ""},
 	{"orphan", []string{"session", "list", "--json"}, "", "~\"sessionId\": \"{name}\",\n      \"tmuxSession\": \"{name}\",\n      \"status\": \"orphan\",", "", ""},
 	{"orphan", []string{"session", "stop", "{name}"}, "", "", "[INFO] Stopped orphaned tmux session {name} (of session {id}, whose directory is gone)\n", ""},
 	{"orphan", []string{"session", "stop", "{id}"}, "", "", "", "no such session {id} under "},
-	{"foreign", []string{"session", "list"}, "", "SESSION ID  TMUX  STATUS  CREATED  WORKSPACE  NEEDS YOU\n", "", ""},
+	{"foreign", []string{"session", "list"}, "", "SESSION ID  TMUX  STATUS  CREATED  WORKSPACE  NEEDS YOU  MODE\n", "", ""},
+	// Issue 30: the root's legacy session is listed, by its tmux name, and
+	// the session verbs take that name.
+	{"legacy", []string{"session", "list"}, "", "~\nmas-tmux    mas-tmux  active  ", "", ""},
+	{"legacy", []string{"session", "list"}, "", "~  {root}  -          legacy\n", "", ""},
+	{"legacy", []string{"session", "list", "--json"}, "", "~\"sessionId\": \"mas-tmux\",\n      \"tmuxSession\": \"mas-tmux\",\n      \"status\": \"active\",", "", ""},
+	{"legacy", []string{"session", "list", "--json"}, "", "~\"workingDir\": \"{root}\",\n      \"mode\": \"legacy\"", "", ""},
+	{"legacy", []string{"session", "show", "mas-tmux"}, "", "~Mode:      legacy\n", "", ""},
+	{"legacy", []string{"session", "show", "mas-tmux"}, "", "~Workspace: {root}\nUnits:     {root}/unit\n", "", ""},
+	{"legacy", []string{"session", "rm", "mas-tmux"}, "", "", "", "session rm: mas-tmux is the legacy session of root \"{root}\", not an isolated session: it has no directory of its own to remove; stop it with: mas stop"},
+	{"legacy", []string{"session", "resume", "mas-tmux"}, "", "", "", "session resume: mas-tmux is the legacy session of root \"{root}\", not an isolated session: start it again with: mas start"},
+	{"legacy", []string{"session", "attach", "mas-tmux"}, "", "", "", "not a terminal: attach from one with: tmux attach -t mas-tmux"},
+	{"legacy", []string{"env", "mas-tmux"}, "", "", "", "usage: env: mas-tmux is the legacy session of root \"{root}\", not an isolated session: only an isolated session has variables to print"},
+	{"legacy", []string{"session", "stop", "mas-tmux"}, "", "", "[INFO] Stopped session mas-tmux\n", ""},
 	{"foreign", []string{"session", "stop", "mas-abcdef12"}, "", "", "", "no such session mas-abcdef12 under {root}/sessions, nor an orphaned tmux session of this root by that name (the root, from MAS_ROOT)"},
 	{"isolated", []string{"env", "{id}"}, "", "~export MAS_SESSION_ID={id}\n", "", ""},
 	{"isolated", []string{"env", "{id}", "--shell", "fish"}, "", "~set -gx MAS_SESSION_ID '{id}'\n", "", ""},
@@ -187,6 +200,11 @@ func commandSetup(t *testing.T, setup string, stderr *bytes.Buffer) (verbs *app.
 			if err := verbs.StopSession(context.Background(), root, id); err != nil {
 				t.Fatal(err)
 			}
+		}
+		stderr.Reset()
+	case "legacy":
+		if _, err := verbs.Start(context.Background(), app.Launch{Mode: app.Legacy}); err != nil {
+			t.Fatal(err)
 		}
 		stderr.Reset()
 	case "foreign":

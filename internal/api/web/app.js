@@ -400,7 +400,7 @@ async function refreshView() {
   let why = "";
   if (!selected) why = "Choose a session above (Watch) to see its agents.";
   else if (!s) why = "Session " + selected + " is no longer listed under this root.";
-  else if (s.status !== "active") why = s.tmuxSession + " is " + s.status + (s.mode === "isolated" && s.status === "stopped" ? ": Resume brings it back." : ".");
+  else if (s.status !== "active") why = s.tmuxSession + " is " + s.status + stoppedHint(s);
   note.textContent = why;
   note.hidden = !why;
   form.hidden = !!why;
@@ -421,6 +421,14 @@ async function refreshView() {
     reveal = false;
     document.getElementById("view").scrollIntoView({ block: "start" });
   }
+}
+
+// stoppedHint ends the note on a session that does not run: how to bring
+// back a stopped one. The legacy session is started again as it was
+// started (the page has no Resume for it: it has no workspace to resume).
+function stoppedHint(s) {
+  if (s.status !== "stopped") return ".";
+  return s.mode === "legacy" ? ": start it again with mas start, or New session in legacy mode." : ": Resume brings it back.";
 }
 
 // renderGrid shows one tile per agent, kept from one refresh to the next:
@@ -628,8 +636,10 @@ document.getElementById("create").addEventListener("submit", async (ev) => {
   try {
     showError(null);
     const run = await api("POST", "/runs", { sessionMode: form.elements.mode.value, agents: agentsPayload(form) });
+    // A legacy session's id is its tmux name, whole.
+    const ref = run.sessionMode === "legacy" ? run.sessionId : run.sessionId.slice(0, 8);
     out.textContent = "Created " + run.sessionId + " (" + run.tmuxSession + "). Attach with: mas session attach " +
-      run.sessionId.slice(0, 8) + "   or: tmux attach -t " + run.tmuxSession;
+      ref + "   or: tmux attach -t " + run.tmuxSession;
     out.hidden = false;
     if (run.error) showError(run.error);
     select(run.sessionId, false);
