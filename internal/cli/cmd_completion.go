@@ -13,7 +13,11 @@ import (
 
 var cmdCompletion = &command{name: "completion", args: []arg{required(scriptShellArg, "<shell>")},
 	usage:  "Print the completion script for " + completionShellList() + ": source <(mas completion bash)",
-	action: (*CommandLine).completion}
+	action: (*CommandLine).completion,
+	examples: []example{
+		{"source <(mas completion bash)", "complete mas in this bash"},
+		{"mas completion fish > ~/.config/fish/completions/mas.fish", "complete mas in every fish"},
+	}}
 
 // completion prints the completion script for the shell named.
 func (cl *CommandLine) completion(_ context.Context, cc *ucli.Context) error {

@@ -9,7 +9,10 @@ import (
 )
 
 var cmdSessionStop = &command{name: "stop", args: []arg{required(activeSessionArg, "<id>")}, usage: "Stop one session; its directory is kept. mas-xxxxxxxx also ends an orphan",
-	action: (*CommandLine).sessionStop}
+	action: (*CommandLine).sessionStop,
+	examples: []example{
+		{"mas session stop 1612c47f", "stop one session; its files stay"},
+	}}
 
 func (cl *CommandLine) sessionStop(ctx context.Context, cc *ucli.Context) error {
 	root, id, err := cl.findSession(cc)
