@@ -125,7 +125,7 @@ block() {
 	done
 	run --separate-stderr mas peek design,nobody
 	assert_failure 2
-	[ "$stderr" = 'mas: peek: no agent matches "nobody" (see mas help for the target forms)' ]
+	[ "$stderr" = "$(usage_error 'mas: peek: no agent matches "nobody" (see mas help for the target forms)' peek)" ]
 	run --separate-stderr mas peek
 	assert_failure 1
 	[ "$stderr" = "mas: no mas session is running (start one with: mas start)" ]

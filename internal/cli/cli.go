@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strings"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -76,15 +77,17 @@ func Run(ctx context.Context, e IO) error {
 }
 
 // withHelp gives a usage error of the command line args the command line
-// that shows that command's help: "mas send --help", "mas help" for mas
-// itself. Other errors pass.
+// that shows that command's help: "mas send --help"; "mas help" for mas
+// itself, for help and for the environment. Other errors pass.
 func (cl *CommandLine) withHelp(err error, args []string) error {
 	var ue *app.UsageError
 	if !errors.As(err, &ue) || ue.Help != "" {
 		return err
 	}
+	// An error about an environment variable begins with its name; mas
+	// help lists them.
 	help := "mas help"
-	if r := read(cl.root, args, false); len(r.names) > 0 && r.cmd != cmdHelp {
+	if r := read(cl.root, args, false); len(r.names) > 0 && r.cmd != cmdHelp && !strings.HasPrefix(ue.Msg, "MAS_") {
 		help = "mas " + r.path() + " --help"
 	}
 	return &app.UsageError{Msg: err.Error(), Err: err, Help: help}

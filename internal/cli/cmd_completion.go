@@ -16,7 +16,7 @@ var cmdCompletion = &command{name: "completion", args: []arg{required(scriptShel
 	action: (*CommandLine).completion,
 	examples: []example{
 		{"source <(mas completion bash)", "complete mas in this bash"},
-		{"mas completion fish > ~/.config/fish/completions/mas.fish", "complete mas in every fish"},
+		{`mas completion zsh > "${fpath[1]}/_mas"`, "complete mas in every zsh, from a file in $fpath"},
 	}}
 
 // completion prints the completion script for the shell named.

@@ -15,7 +15,7 @@ var cmdMan = &command{name: "man", usage: "Print this manual as a roff man page:
 	action: (*CommandLine).man,
 	examples: []example{
 		{"mas man | man -l -", "read this manual"},
-		{"mas man > ~/.local/share/man/man1/mas.1", "install it where man finds it"},
+		{"mas man > /usr/local/share/man/man1/mas.1", "install it where man finds it"},
 	}}
 
 // man prints the manual page mas(1), generated from the same command specs
