@@ -359,7 +359,7 @@ decoy() {
 		assert_success
 		[ "$(agent_input 21)" = "$(printf %q $'hi\003')" ] || fail "agent 21 read $(agent_input 21)"
 	else
-		[ "$stderr" = 'mas: send: message has the control character U+0003 at byte 2, which a terminal reads as a key or a signal: cannot be typed as text' ]
+		[ "$stderr" = "$(usage_error 'mas: send: message has the control character U+0003 at byte 2, which a terminal reads as a key or a signal: cannot be typed as text' send)" ]
 	fi
 	for nn in 00 21 33; do
 		[ "$(agent_input "$nn")" = "''" ] || fail "agent $nn read $(agent_input "$nn")"
