@@ -121,7 +121,7 @@ block() {
 		run --separate-stderr mas peek -n "$n"
 		[ "$status" = 2 ] || fail "-n '$n': exit $status"
 		assert_output ""
-		[[ "$stderr" == "mas: peek: -n \"$n\": the number of lines must be from 1 to 2000" ]] || fail "$stderr"
+		[ "$stderr" = "$(usage_error "mas: peek: -n \"$n\": the number of lines must be from 1 to 2000" peek)" ] || fail "$stderr"
 	done
 	run --separate-stderr mas peek design,nobody
 	assert_failure 2
