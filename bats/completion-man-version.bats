@@ -205,7 +205,7 @@ ${id:0:8}"
 	assert_line "              the last 5 lines of agent 00's screen"
 	# The targets' title was "TARGETS (SEND, PEEK, LIST -U)": list -U is no flag of mas.
 	assert_line "TARGETS"
-	assert_line "       For send, peek, list -u:"
+	assert_line "       For send, wait, peek, list -u:"
 	refute_output --partial "-U"
 	assert_line "SESSION IDS"
 }

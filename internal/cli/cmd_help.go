@@ -58,6 +58,9 @@ func (cl *CommandLine) writeHelp(r *reading) error {
 		}
 		b.WriteString("Usage:\n")
 		writeCommandHelp(&b, c, prefix)
+		if takesTarget(c) {
+			b.WriteString("\n" + targetsHelp())
+		}
 		writeExamples(&b, c)
 	}
 	_, err := fmt.Fprint(cl.io.Stdout, wrap(b.String(), cl.helpWidth()))
@@ -78,6 +81,22 @@ func writeExamples(b *strings.Builder, c *command) {
 		}
 		fmt.Fprintf(b, "  # %s\n  %s\n", e.what, e.line)
 	}
+}
+
+// takesTarget tells whether a positional or a flag of c names agents:
+// its help then lists the target forms.
+func takesTarget(c *command) bool {
+	for _, a := range c.args {
+		if a.kind == targetArg {
+			return true
+		}
+	}
+	for _, f := range c.flags {
+		if f.kind == targetArg {
+			return true
+		}
+	}
+	return false
 }
 
 // allExamples are the examples of c and of its subcommands, in the order
@@ -148,7 +167,7 @@ func writeFlagsHelp(b *strings.Builder, flags []flagSpec) {
 	}
 }
 
-// targetsHelp lists the targets of send, peek and list -u, as the roster
+// targetsHelp lists the targets of send, wait, peek and list -u, as the roster
 // names them.
 func targetsHelp() string {
 	windows, units := roster.Windows(), roster.WindowNames()
@@ -165,7 +184,7 @@ func targetsHelp() string {
 		width = max(width, len(r[0]))
 	}
 	var b strings.Builder
-	b.WriteString("Targets (send, peek, list -u):\n")
+	b.WriteString("Targets (send, wait, peek, list -u):\n")
 	for _, r := range rows {
 		fmt.Fprintf(&b, "  %-*s   %s\n", width, r[0], r[1])
 	}

@@ -88,7 +88,7 @@ func writeManFooter(b *strings.Builder) {
 			// A paragraph, "<id> (…): …", not a title.
 			fmt.Fprintf(b, ".SH SESSION IDS\n%s\n", roff(strings.Join(strings.Fields(block), " ")))
 		default:
-			// "Targets (send, peek, list -u):": the title in capitals,
+			// "Targets (send, wait, peek, list -u):": the title in capitals,
 			// what it is for as it was written (-u stays -u).
 			name, note, _ := strings.Cut(strings.TrimSuffix(title, ":"), " (")
 			fmt.Fprintf(b, ".SH %s\n", roff(strings.ToUpper(name)))

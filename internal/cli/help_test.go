@@ -14,7 +14,7 @@ import (
 // against the text it replaced, which "mas help" and the man page printed
 // verbatim.
 func TestTargetsHelp(t *testing.T) {
-	const want = `Targets (send, peek, list -u):
+	const want = `Targets (send, wait, peek, list -u):
   00 10 11 12 13 20 21 22 23 30 31 32 33   one agent; also agent-NN
   meta design development business         a unit; also window0 … window3, 0 … 3
   managers workers all                     groups
@@ -138,5 +138,21 @@ func TestCommandHelpShowsExamples(t *testing.T) {
 	walk(nil, newTestCommandLine().root.subs)
 	if out, _, _ := runCLI(t, "help"); strings.Contains(out, "\nExamples:\n") {
 		t.Error("mas help shows examples: they are the commands' own")
+	}
+}
+
+// TestCommandHelpListsTargets: the help of a command that takes a target
+// lists the target forms, which errors otherwise send people to mas help
+// for; the others' do not.
+func TestCommandHelpListsTargets(t *testing.T) {
+	for _, cmd := range []string{"send", "wait", "peek", "list", "status", "env"} {
+		out, _, err := runCLI(t, cmd, "--help")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := cmd != "status" && cmd != "env"
+		if got := strings.Contains(out, "\n"+targetsHelp()); got != want {
+			t.Errorf("mas %s --help lists the targets: %v, want %v", cmd, got, want)
+		}
 	}
 }
