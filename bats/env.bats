@@ -128,7 +128,7 @@ print_vars='for k in SESSION_NAME UNIT_DIR WORKFLOWS_DIR MAS_SESSION_MODE MAS_WO
 	run --separate-stderr mas env "${ID:0:8}"
 	assert_failure 2
 	assert_output ""
-	[ "$stderr" = "mas: env: session ${ID:0:8} is ambiguous: it matches 0b7e3a52-0000-4000-8000-000000000000, $ID" ]
+	[ "$stderr" = "$(usage_error "mas: env: session ${ID:0:8} is ambiguous: it matches 0b7e3a52-0000-4000-8000-000000000000, $ID" env)" ]
 	run --separate-stderr mas env 0b7e
 	assert_failure 2
 	run --separate-stderr mas env "${ID:0:10}"
@@ -216,5 +216,5 @@ print_vars='for k in SESSION_NAME UNIT_DIR WORKFLOWS_DIR MAS_SESSION_MODE MAS_WO
 	run --separate-stderr mas env "$ID" --shell tcsh
 	assert_failure 2
 	assert_output ""
-	[ "$stderr" = 'mas: env: --shell: unknown shell "tcsh" (want bash, zsh, posix or fish)' ]
+	[ "$stderr" = "$(usage_error 'mas: env: --shell: unknown shell "tcsh" (want bash, zsh, posix or fish)' env)" ]
 }

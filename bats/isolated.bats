@@ -536,7 +536,7 @@ SH
 		run --separate-stderr mas $cmd ac88
 		assert_failure 2
 		assert_output ""
-		[ "$stderr" = "mas: $cmd: session ac88 is ambiguous: it matches $a, $b" ] || fail "$cmd: $stderr"
+		[ "$stderr" = "$(usage_error "mas: $cmd: session ac88 is ambiguous: it matches $a, $b" "$cmd")" ] || fail "$cmd: $stderr"
 		# shellcheck disable=SC2086
 		run --separate-stderr mas $cmd ac8
 		assert_failure 2
@@ -544,7 +544,7 @@ SH
 	done
 	MAS_SESSION_ID=ac88 run --separate-stderr mas status
 	assert_failure 2
-	[ "$stderr" = "mas: MAS_SESSION_ID: session ac88 is ambiguous: it matches $a, $b" ]
+	[ "$stderr" = "$(usage_error "mas: MAS_SESSION_ID: session ac88 is ambiguous: it matches $a, $b")" ]
 	[ "$(tree_state "$ROOT")" = "$before" ]
 	MAS_SESSION_ID=ac88b run --separate-stderr mas status
 	assert_success
@@ -601,6 +601,6 @@ SH
 		return
 	fi
 	assert_failure 2
-	[ "$stderr" = 'mas: MAS_SESSION_MODE must be legacy or isolated, not "shared"' ]
+	[ "$stderr" = "$(usage_error 'mas: MAS_SESSION_MODE must be legacy or isolated, not "shared"')" ]
 	assert_dir_not_exists "$ROOT/sessions"
 }

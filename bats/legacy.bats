@@ -265,7 +265,7 @@ assert_json_masrc_breaks_start() {
 		assert_quiet_exit1
 	else
 		assert_failure 2
-		[ "$stderr" = "mas: init: no project name: stdin ended before an answer (give it with --name NAME)" ] || fail "$stderr"
+		[ "$stderr" = "$(usage_error "mas: init: no project name: stdin ended before an answer (give it with --name NAME)" init)" ] || fail "$stderr"
 	fi
 	run ls -A "$WORK"
 	assert_output ""

@@ -143,11 +143,11 @@ json_line() {
 		run --separate-stderr mas peek -n "$n"
 		[ "$status" = 2 ] || fail "-n '$n': exit $status"
 		assert_output ""
-		[[ "$stderr" == "mas: peek: -n \"$n\": the number of lines must be from 1 to 2000" ]] || fail "$stderr"
+		[ "$stderr" = "$(usage_error "mas: peek: -n \"$n\": the number of lines must be from 1 to 2000" peek)" ] || fail "$stderr"
 	done
 	run --separate-stderr mas peek design,nobody
 	assert_failure 2
-	[ "$stderr" = 'mas: peek: no agent matches "nobody" (see mas help for the target forms)' ]
+	[ "$stderr" = "$(usage_error 'mas: peek: no agent matches "nobody" (see mas help for the target forms)' peek)" ]
 	run --separate-stderr mas peek
 	assert_failure 1
 	[ "$stderr" = "mas: no mas session is running (start one with: mas start)" ]

@@ -201,7 +201,7 @@ first_input() {
 		return
 	fi
 	assert_failure 2
-	[ "$stderr" = "mas: send: the message is empty" ]
+	[ "$stderr" = "$(usage_error "mas: send: the message is empty" send)" ]
 }
 
 # bats test_tags=original

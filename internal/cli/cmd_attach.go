@@ -13,7 +13,10 @@ import (
 
 var cmdAttach = &command{name: "attach", usage: "Attach to the session (switch to it inside tmux)",
 	flags:  []flagSpec{{long: "window", short: "w", value: "W", kind: windowArg, usage: "window to show: " + roster.WindowList()}, sessionFlag},
-	action: (*CommandLine).attachCommand}
+	action: (*CommandLine).attachCommand,
+	examples: []example{
+		{"mas attach -w design", "attach to the session, showing the design unit's window"},
+	}}
 
 // attachCommand attaches to the selected session.
 func (cl *CommandLine) attachCommand(ctx context.Context, cc *ucli.Context) error {

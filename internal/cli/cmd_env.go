@@ -18,7 +18,12 @@ var cmdEnv = &command{name: "env", args: []arg{required(sessionArg, "<id>")}, us
 		{long: "unset", usage: "print the commands that remove the variables"},
 		{long: "json", usage: "print a JSON object"},
 	},
-	action: (*CommandLine).envCommand}
+	action: (*CommandLine).envCommand,
+	examples: []example{
+		{"vars=$(mas env 1612c47f) && eval \"$vars\"", "load a session's variables into this shell"},
+		{"eval \"$(mas env 1612c47f --unset)\"", "remove them again"},
+		{"mas env 1612c47f --shell fish | source", "the same in fish"},
+	}}
 
 // defaultEnvShell is the syntax "mas env" prints without --shell.
 const defaultEnvShell = envfile.POSIX

@@ -12,7 +12,11 @@ import (
 
 var cmdList = &command{name: "list", usage: "List the agents, or those a target names",
 	flags:  []flagSpec{{long: "unit", short: "u", value: "TARGET", kind: targetArg, usage: "only the agents of TARGET (same forms as send)"}},
-	action: (*CommandLine).list}
+	action: (*CommandLine).list,
+	examples: []example{
+		{"mas list -u workers", "the nine workers"},
+		{"mas list -u 0", "the agents of window 0: the meta manager"},
+	}}
 
 // list prints the roster, byte for byte as the bash tool did. With -u only
 // the agents the target names, in its order; parts of the target that name

@@ -17,7 +17,11 @@ var cmdPeek = &command{name: "peek", args: []arg{optional(targetArg, "[target]")
 		{long: "json", usage: "print a JSON array: id, name, window, status and lines of each agent"},
 		sessionFlag,
 	},
-	action: (*CommandLine).peek}
+	action: (*CommandLine).peek,
+	examples: []example{
+		{"mas peek 00 -n5", "the last 5 lines of agent 00's screen"},
+		{"mas peek design --json", "the design unit's screens as JSON"},
+	}}
 
 // peek prints the last lines of the screens of the agents a target names
 // (all of them without one), each block headed by the agent.

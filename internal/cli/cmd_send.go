@@ -25,7 +25,12 @@ var cmdSend = &command{name: "send", args: []arg{required(targetArg, "<target>")
 		{long: "force", short: "f", usage: "send even to an agent that is asking a person (the text answers its dialog)"},
 		sessionFlag,
 	},
-	action: (*CommandLine).send}
+	action: (*CommandLine).send,
+	examples: []example{
+		{"mas send design \"Draft the onboarding flow\" -e", "type into the design unit's agents and press Enter"},
+		{"mas send 10 31 \"Review the draft\" -e", "from agent 10 to agent 31, the message beginning [From: Agent 10]"},
+		{"mas send 00 -- -e", "type the text -e, without Enter"},
+	}}
 
 // send types a message into the agents a target names: "send <target>
 // <message>", or "send <from> <target> <message>" (the bash tool's later

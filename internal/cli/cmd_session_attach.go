@@ -13,7 +13,10 @@ import (
 
 var cmdSessionAttach = &command{name: "attach", args: []arg{required(activeSessionArg, "<id>")}, usage: "Attach to one session",
 	flags:  []flagSpec{{long: "window", short: "w", value: "W", kind: windowArg, usage: "window to show"}},
-	action: (*CommandLine).sessionAttach}
+	action: (*CommandLine).sessionAttach,
+	examples: []example{
+		{"mas session attach 1612c47f -w meta", "attach to one session, showing the meta window"},
+	}}
 
 func (cl *CommandLine) sessionAttach(ctx context.Context, cc *ucli.Context) error {
 	root, id, err := cl.findSession(cc)

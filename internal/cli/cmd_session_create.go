@@ -13,7 +13,10 @@ var cmdSessionCreate = &command{name: "create", usage: "Create an isolated sessi
 		{long: "config", value: "FILE", kind: fileArg, usage: "JSON file whose prompts are sent to the agents"},
 		{long: "no-attach", usage: "do not attach to the session afterwards"},
 	},
-	action: (*CommandLine).sessionCreate}
+	action: (*CommandLine).sessionCreate,
+	examples: []example{
+		{"id=$(mas session create --no-attach)", "create a session and keep its id"},
+	}}
 
 func (cl *CommandLine) sessionCreate(ctx context.Context, cc *ucli.Context) error {
 	l := app.Launch{Mode: app.Isolated, ID: cl.io.Getenv("MAS_SESSION_ID")}

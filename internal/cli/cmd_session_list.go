@@ -15,7 +15,10 @@ import (
 
 var cmdSessionList = &command{name: "list", usage: "List every session under the root, checked against tmux, the orphans (tmux sessions of the root whose directory is gone) and the root's legacy session",
 	flags:  []flagSpec{{long: "json", usage: "print JSON"}},
-	action: (*CommandLine).sessionList}
+	action: (*CommandLine).sessionList,
+	examples: []example{
+		{"mas session list --json", "every session of the root, as JSON"},
+	}}
 
 func (cl *CommandLine) sessionList(ctx context.Context, cc *ucli.Context) error {
 	sessions, tmuxErr, err := cl.app.SessionList(ctx)

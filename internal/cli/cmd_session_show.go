@@ -15,7 +15,10 @@ import (
 
 var cmdSessionShow = &command{name: "show", args: []arg{required(sessionArg, "<id>")}, usage: "Show one session: paths, units, status, metadata",
 	flags:  []flagSpec{{long: "json", usage: "print JSON"}},
-	action: (*CommandLine).sessionShow}
+	action: (*CommandLine).sessionShow,
+	examples: []example{
+		{"mas session show 1612c47f", "one session's paths, units and status"},
+	}}
 
 func (cl *CommandLine) sessionShow(ctx context.Context, cc *ucli.Context) error {
 	d, tmuxErr, err := cl.app.ShowRef(ctx, cc.Args().First(), "session show: ")

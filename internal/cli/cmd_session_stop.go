@@ -11,7 +11,11 @@ import (
 
 var cmdSessionStop = &command{name: "stop", args: []arg{oneOrMore(activeSessionArg, "<id>...")},
 	usage:  "Stop sessions; their directories are kept. mas-xxxxxxxx also ends an orphan, the legacy session's tmux name that session",
-	action: (*CommandLine).sessionStop}
+	action: (*CommandLine).sessionStop,
+	examples: []example{
+		{"mas session stop 1612c47f", "stop one session; its files stay"},
+		{"mas session stop 1612 9a0b", "stop two sessions"},
+	}}
 
 // sessionStop stops each session its arguments name, in turn; one that
 // cannot be stopped does not keep the others running. The errors come

@@ -19,7 +19,12 @@ var cmdStart = &command{name: "start", usage: "Start the 13 agents; MAS_SESSION_
 		{long: "skip-init", usage: "do not fill a missing unit directory from the templates"},
 		{long: "no-attach", usage: "do not attach to the session afterwards"},
 	},
-	action: (*CommandLine).start}
+	action: (*CommandLine).start,
+	examples: []example{
+		{"mas start", "start the team here and attach to it"},
+		{"MAS_SESSION_MODE=isolated mas start --no-attach", "start a session with a workspace of its own, and stay in this shell"},
+		{"mas start --config prompts.json", "send each agent its prompt once it is ready"},
+	}}
 
 // start starts a session in the mode app.Env.SessionMode decides.
 func (cl *CommandLine) start(ctx context.Context, cc *ucli.Context) error {

@@ -19,7 +19,11 @@ var cmdStatus = &command{name: "status", usage: "Show whether the session and it
 		{long: "json", usage: "print the same data as JSON"},
 		sessionFlag,
 	},
-	action: (*CommandLine).status}
+	action: (*CommandLine).status,
+	examples: []example{
+		{"mas status --detail", "the session, its windows and one line per agent"},
+		{"mas status --detail --json", "the same as JSON"},
+	}}
 
 // status prints whether the selected session and its agents run.
 func (cl *CommandLine) status(ctx context.Context, cc *ucli.Context) error {

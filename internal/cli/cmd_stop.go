@@ -10,7 +10,10 @@ import (
 
 var cmdStop = &command{name: "stop", usage: "Stop the session (asks y/N, answered on stdin)",
 	flags:  []flagSpec{{long: "force", short: "f", usage: "do not ask"}, sessionFlag},
-	action: (*CommandLine).stop}
+	action: (*CommandLine).stop,
+	examples: []example{
+		{"mas stop -f", "stop the session without asking"},
+	}}
 
 // stop stops the selected session, after a y/N question whose answer is a
 // line of stdin; y stops it, as with the original, and yes too (isYes).

@@ -9,7 +9,10 @@ import (
 	ucli "github.com/urfave/cli/v2"
 )
 
-var cmdVersion = &command{name: "version", usage: "Print the version, and the commit and date it was built from", action: (*CommandLine).version}
+var cmdVersion = &command{name: "version", usage: "Print the version, and the commit and date it was built from", action: (*CommandLine).version,
+	examples: []example{
+		{"mas --version", "the same as mas version"},
+	}}
 
 // version prints "mas version <v>" (a line scripts parse) and where the
 // binary comes from: the commit and its date, or how it was built.

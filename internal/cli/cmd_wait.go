@@ -21,7 +21,11 @@ var cmdWait = &command{name: "wait", args: []arg{optional(targetArg, "[target]")
 		{long: "json", usage: "print the agents as JSON, as status --detail --json does"},
 		sessionFlag,
 	},
-	action: (*CommandLine).wait}
+	action: (*CommandLine).wait,
+	examples: []example{
+		{"mas wait design --timeout 5m", "until the design unit's agents all need you, for 5 minutes at most"},
+		{"mas wait 21 --for asking", "until agent 21 asks a person (a dialog)"},
+	}}
 
 // wait blocks until every agent a target names (all 13 without one) needs
 // a person, then prints them, one line each: "21 waiting", "22 asking:

@@ -43,6 +43,8 @@ var commandCases = []commandCase{
 	{"bidi", []string{"peek", "00"}, "", "== 00 Meta Manager (running) ==\nfile \uFFFDtxt.exe\uFFFD \uFFFDok\uFFFD\n", "", ""},
 	{"bidi", []string{"peek", "00", "--json"}, "", "~\"lines\": [\n      \"file \uFFFDtxt.exe\uFFFD \uFFFDok\uFFFD\"\n    ]", "", ""},
 	{"running", []string{"peek", "00", "-n", "1"}, "", "== 00 Meta Manager (running) ==\nagent 00 of mas-a\n", "", ""},
+	{"running", []string{"peek", "00", "-n1"}, "", "== 00 Meta Manager (running) ==\nagent 00 of mas-a\n", "", ""},    // issue 30: pflag's -n5
+	{"running", []string{"send", "00", "hi", "-e=false", "-n"}, "", "[SUCCESS] Message sent to 1/1 agents\n", "", ""}, // issue 30: -e=false is no -e
 	{"running", []string{"peek", "00,nope"}, "", "", "", `usage: peek: no agent matches "nope"`},
 	{"running", []string{"peek", "-n", "0"}, "", "", "", `usage: peek: -n "0": the number of lines must be from 1 to 2000`},
 	{"running", []string{"peek", "-n", "-3"}, "", "", "", `usage: peek: -n "-3": the number of lines`},
@@ -110,7 +112,8 @@ var commandCases = []commandCase{
 	{"", []string{"list", "-u", "00"}, "", "=== MAS Agent List ===\n\nUnit 00: Meta Manager              (Model: opus)\n", "", ""},
 	{"", []string{"list", "-u", "nope"}, "", "=== MAS Agent List ===\n\n", "mas: warning: no agent matches target \"nope\"\n", ""},
 	{"", []string{"version"}, "", "~mas version test\n", "", ""},
-	{"", []string{"help", "nope"}, "", "", "", "usage: help: unknown command: nope"},
+	{"", []string{"help", "nope"}, "", "", "", `usage: help: unknown command "nope"`},
+	{"", []string{"help", "stauts"}, "", "", "", `usage: help: unknown command "stauts"; did you mean "status"?`}, // issue 30
 	{"", []string{"serve", "--addr", "0.0.0.0:0"}, "", "", "", "usage: serve: refusing to listen on 0.0.0.0:0 without MAS_API_TOKEN"},
 }
 

@@ -67,17 +67,21 @@ func (cl *CommandLine) subcommands(c *command, cur string) []string {
 	return withPrefix(c.subNames(), cur)
 }
 
-// flagCandidates completes a flag of c: its names, or the value after
-// "--flag=".
+// flagCandidates completes a flag of c: its names, the value after
+// "--flag=" or after a one-letter flag ("-udes", as the run reads
+// -udesign), or true and false after a switch's "=".
 func (cl *CommandLine) flagCandidates(c *command, cur string) []string {
-	name, value, ok := strings.Cut(cur, "=")
-	if !ok {
+	f, value, hasValue, ok := c.flagWord(cur)
+	given := strings.TrimSuffix(cur, value) // "--shell=", "-u"
+	switch {
+	case !hasValue:
 		return withPrefix(flagNames(c.flags), cur)
+	case !ok:
+		return nil
+	case f.value != "":
+		return cl.flagValues(f, value, given)
 	}
-	if f, found := c.lookupFlag(strings.TrimLeft(name, "-")); found && f.value != "" {
-		return cl.flagValues(f, value, name+"=")
-	}
-	return nil
+	return withPrefix([]string{given + "true", given + "false"}, cur)
 }
 
 // flagValues completes the value of f; prefix ("--shell=") is put back
