@@ -56,6 +56,7 @@ func main() {
 		StdinTTY:  isTerminal(os.Stdin),
 		StdoutTTY: isTerminal(os.Stdout),
 		StderrTTY: isTerminal(os.Stderr),
+		Columns:   terminalWidth(os.Stdout),
 		Version:   version,
 	})
 	// A command that a signal cut short says so in its exit status; one
@@ -127,6 +128,9 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 	var ue *app.UsageError
 	if errors.As(err, &ue) {
+		if ue.Help != "" {
+			fmt.Fprintf(stderr, "mas: see '%s'\n", ue.Help)
+		}
 		return exitUsage
 	}
 	return exitFailure

@@ -174,10 +174,10 @@ interrupted() {
 
 	run --separate-stderr mas wait --for "done"
 	assert_failure 2
-	[ "$stderr" = 'mas: wait: --for "done": want waiting or asking' ] || fail "$stderr"
+	[ "$stderr" = "$(usage_error 'mas: wait: --for "done": want waiting or asking' wait)" ] || fail "$stderr"
 	run --separate-stderr mas wait --timeout soon
 	assert_failure 2
-	[ "$stderr" = 'mas: wait: --timeout "soon": want a duration such as 90s, 5m or 1h, or a number of seconds' ] || fail "$stderr"
+	[ "$stderr" = "$(usage_error 'mas: wait: --timeout "soon": want a duration such as 90s, 5m or 1h, or a number of seconds' wait)" ] || fail "$stderr"
 	run --separate-stderr mas wait 99
 	assert_failure 2
 }

@@ -205,6 +205,28 @@ last_line_is() {
 	[ "${lines[-1]}" = 409 ] || fail "$output"
 }
 
+@test "issue 30: GET /sessions/{id}/output joins a line the pane wrapped and gives its colours as numbers" {
+	export MAS_ROOT="$ROOT"
+	run --separate-stderr mas session create --no-attach
+	assert_success
+	local id="$output" long body tty
+	wait_agents
+	start_serve "$ROOT"
+	long="$(printf 'w%.0s' {1..300})"
+	# What agent 22's program prints, written to its terminal.
+	tty="$(AGENT_SESSION="mas-${id:0:8}" agent_pane 22 | xargs -I{} tmux display-message -p -t {} '#{pane_tty}')"
+	printf '\033[1;31mred\033[0m \033]8;;http://evil.test/\033\\<b>x</b>\033]8;;\033\\\r\n%s\r\n' "$long" >"$tty"
+	wait_until "agent 22's output ends with the long line" last_line_is "$API/sessions/${id:0:8}/output?agent=22" "$long"
+	body="$(curl -sS "$API/sessions/${id:0:8}/output?agent=22")"
+	[ "$(jq -r '.agents[0].lines | join("|")' <<<"$body")" = "stub agent 22 ready|red <b>x</b>|$long" ] || fail "$body"
+	[ "$(jq -c '.agents[0].styled[1:]' <<<"$body")" = \
+		'[[{"text":"red","fg":1,"bold":true},{"text":" <b>x</b>"}],[{"text":"'"$long"'"}]]' ] || fail "$body"
+	# The command line's JSON joins too, without the colours.
+	MAS_SESSION_ID="$id" run --separate-stderr mas peek --json 22
+	[ "$(jq -r '.[0].lines[-1]' <<<"$output")" = "$long" ]
+	[ "$(jq -r '.[0] | has("styled")' <<<"$output")" = false ]
+}
+
 # json_is URL FILTER VALUE tells whether jq's FILTER of the answer at URL
 # is VALUE.
 json_is() {
@@ -330,4 +352,35 @@ original_item() {
 	[ "${lines[-1]}" = 415 ] || fail "$output"
 	run curl -sS -w '\n%{http_code}' -H 'Origin: http://evil.example' "$API/sessions/$id/agents"
 	[ "${lines[-1]}" = 403 ] || fail "$output"
+}
+
+@test "the root's legacy session is in GET /sessions and GET /sessions/mas-tmux, and stops through the API; resume and DELETE are refused (issue 30)" {
+	make_templates "$ROOT"
+	start_serve "$ROOT"
+	run curl -sS -w '\n%{http_code}' -X POST "$API/runs" -H 'Content-Type: application/json' -d '{"agents": {}, "sessionMode": "legacy"}'
+	[ "${lines[-1]}" = 201 ] || fail "$output"
+	wait_agents
+	run curl -sS "$API/sessions"
+	[ "$(jq -r '[.total, (.sessions[] | .sessionId, .tmuxSession, .status, .mode, .workingDir, .agentCount)] | join(" ")' <<<"$output")" = \
+		"1 mas-tmux mas-tmux active legacy $ROOT 13" ] || fail "$output"
+	run curl -sS "$API/sessions/mas-tmux"
+	[ "$(jq -r '[.sessionId, .status, .mode, .unitDir, (.agents | length)] | join(" ")' <<<"$output")" = \
+		"mas-tmux active legacy $ROOT/unit 13" ] || fail "$output"
+	run curl -sS "$API/sessions/mas-tmux/output?agent=21"
+	[[ "$(jq -r '.agents[0].lines | join("\n")' <<<"$output")" == *"stub agent 21 ready"* ]] || fail "$output"
+
+	run curl -sS -w '\n%{http_code}' -X POST "$API/sessions/mas-tmux/resume"
+	[ "${lines[-1]}" = 400 ] || fail "$output"
+	[[ "$(sed '$d' <<<"$output" | jq -r .error)" == "mas-tmux is the legacy session of root \"$ROOT\", not an isolated session: start it again with POST /runs"* ]] || fail "$output"
+	run curl -sS -w '\n%{http_code}' -X DELETE "$API/sessions/mas-tmux"
+	[ "${lines[-1]}" = 400 ] || fail "$output"
+	tmux has-session -t =mas-tmux
+
+	run curl -sS -w '\n%{http_code}' -X POST "$API/sessions/mas-tmux/stop"
+	[ "${lines[-1]}" = 200 ] || fail "$output"
+	run tmux has-session -t =mas-tmux
+	assert_failure
+	assert_file_not_exists "$ROOT/.mas_session"
+	run curl -sS "$API/sessions"
+	[ "$(jq -r '.total' <<<"$output")" = 0 ]
 }

@@ -178,7 +178,7 @@ OUT
 	else
 		assert_failure 2
 		assert_output ""
-		[ "$stderr" = "mas: unknown command: bogus" ]
+		[ "$stderr" = "$(usage_error 'mas: unknown command "bogus"')" ]
 	fi
 }
 
@@ -195,7 +195,7 @@ OUT
 	else
 		assert_failure 2
 		assert_output ""
-		[ "$stderr" = "mas: list: unknown flag --bogus" ]
+		[ "$stderr" = "$(usage_error "mas: list: unknown flag --bogus" list)" ]
 	fi
 }
 
@@ -210,7 +210,7 @@ OUT
 		else
 			assert_failure 2
 			assert_output ""
-			[ "$stderr" = "mas: ${args##* } needs a value" ] || fail "$args: stderr '$stderr'"
+			[ "$stderr" = "$(usage_error "mas: ${args##* } needs a value" "${args%% *}")" ] || fail "$args: stderr '$stderr'"
 		fi
 	done
 	# Either way nothing was made.
@@ -225,14 +225,14 @@ OUT
 		assert_quiet_exit1
 	else
 		assert_failure 2
-		[ "$stderr" = "mas: send: missing <message>" ]
+		[ "$stderr" = "$(usage_error "mas: send: missing <message>" send)" ]
 	fi
 	run --separate-stderr mas send
 	if is_original; then
 		assert_quiet_exit1
 	else
 		assert_failure 2
-		[ "$stderr" = "mas: send: missing <target>" ]
+		[ "$stderr" = "$(usage_error "mas: send: missing <target>" send)" ]
 	fi
 }
 
@@ -291,4 +291,100 @@ OUT
 	text="$(mas version)"
 	[ "mas version $(jq -r .version <<<"$output")" = "$(head -n 1 <<<"$text")" ] || fail "$output"
 	[ "go: $(jq -r .go <<<"$output")" = "$(tail -n 1 <<<"$text")" ] || fail "$output"
+}
+
+@test "a mistyped command or flag gets a did you mean, and every usage error the line of its help, exit 2 (issue 30)" {
+	skip_if_original "issue 30: the original printed its usage for any unknown command"
+	run --separate-stderr mas stauts
+	assert_failure 2
+	assert_output ""
+	[ "$stderr" = "$(usage_error 'mas: unknown command "stauts"; did you mean "status"?')" ] || fail "$stderr"
+	run --separate-stderr mas send --exectue
+	assert_failure 2
+	[ "$stderr" = "$(usage_error 'mas: send: unknown flag --exectue; did you mean --execute?' send)" ] || fail "$stderr"
+	run --separate-stderr mas session lsit
+	assert_failure 2
+	[ "$stderr" = "$(usage_error 'mas: session: unknown command "lsit"; did you mean "list"?' session)" ] || fail "$stderr"
+	# Nothing is suggested when nothing is close.
+	run --separate-stderr mas kill
+	assert_failure 2
+	[ "$stderr" = "mas: unknown command \"kill\"
+mas: see 'mas help'" ] || fail "$stderr"
+	run --separate-stderr mas status --verbose
+	assert_failure 2
+	[ "$stderr" = "mas: status: unknown flag --verbose
+mas: see 'mas status --help'" ] || fail "$stderr"
+	# The line names the help that answers, once.
+	run --separate-stderr mas session rm
+	assert_failure 2
+	[ "$stderr" = "mas: session rm: missing <id>
+mas: see 'mas session rm --help'" ] || fail "$stderr"
+	run --separate-stderr mas session rm --help
+	assert_success
+	assert_line --index 1 "  mas session rm <id>"
+}
+
+@test "a one-letter flag takes its value attached (-udesign), a switch =true or =false (issue 30)" {
+	skip_if_original "issue 30: the original read -u's value from the next word only"
+	run --separate-stderr mas list -u design
+	local design="$output"
+	run --separate-stderr mas list -udesign
+	assert_success
+	assert_output "$design"
+	run --separate-stderr mas status
+	local plain="$output"
+	run --separate-stderr mas status --json=false --detail=false
+	assert_success
+	assert_output "$plain"
+	run --separate-stderr mas status --json=true
+	assert_success
+	assert_output --partial '"status": "stopped"'
+	run --separate-stderr mas status --json=yes
+	assert_failure 2
+	[ "$stderr" = "$(usage_error 'mas: status: --json takes true or false, not "yes"' status)" ] || fail "$stderr"
+}
+
+# wider_than WIDTH prints the lines of stdin wider than WIDTH characters
+# that hold a space between two words (one word alone cannot be broken).
+wider_than() {
+	local line LC_ALL=C.UTF-8
+	while IFS= read -r line; do
+		line=${line%$'\r'} # script(1) ends lines with CR LF
+		if [ "${#line}" -gt "$1" ] && [[ "$line" =~ [^\ ]\ +[^\ ] ]]; then
+			printf '%s\n' "$line"
+		fi
+	done
+}
+
+@test "each command's help ends with its examples, and help is wrapped to COLUMNS, the terminal, or 80 (issue 30)" {
+	skip_if_original "issue 30: the original's help had no examples"
+	run --separate-stderr mas send --help
+	assert_success
+	local help="$output"
+	assert_line "Examples:"
+	assert_line "  # type into the design unit's agents and press Enter"
+	assert_line '  mas send design "Draft the onboarding flow" -e'
+	run --separate-stderr mas help send
+	assert_output "$help"
+	# No line wider than asked, but for a word that cannot be broken.
+	local width
+	for width in 40 64 100; do
+		COLUMNS=$width run --separate-stderr mas help
+		assert_success
+		run wider_than "$width" <<<"$output"
+		assert_output ""
+	done
+	# Piped, without COLUMNS: 80 columns.
+	run --separate-stderr env -u COLUMNS "$MAS_BIN" help
+	run wider_than 80 <<<"$output"
+	assert_output ""
+	run --separate-stderr env -u COLUMNS "$MAS_BIN" help
+	assert_line "      Type a message into the input of the agents a target names; sent from an"
+	# On a terminal, its width.
+	command -v script >/dev/null || skip "script(1) is not installed"
+	run bash -c 'script -qec "stty cols 50; env -u COLUMNS \"$MAS_BIN\" help send" /dev/null </dev/null' 3>&-
+	assert_success
+	assert_line --regexp $'^        -f, --force\r?$' # its text under it: too narrow for two columns
+	run wider_than 50 <<<"$output"
+	assert_output ""
 }

@@ -185,8 +185,46 @@ ${id:0:8}"
 	assert_success
 	[ -z "$stderr" ] || fail "man warned: $stderr"
 	assert_line --regexp '^MAS\(1\) +User Commands +MAS\(1\)$'
-	assert_line '       session stop <id>'
+	assert_line '       session stop <id>...'
 	assert_line '       MAS_API_TOKEN'
+}
+
+@test "the man page has a date, the files mas writes, every command's examples and flags as they are typed (issue 30)" {
+	skip_if_original "issue 16: the man page is new"
+	command -v man >/dev/null || skip "no man"
+	run --separate-stderr mas man
+	assert_success
+	assert_line --index 0 --regexp '^\.TH MAS 1 "[0-9]{4}-[0-9]{2}-[0-9]{2}" '
+	run --separate-stderr bash -c '"$MAS_BIN" man | MANWIDTH=80 man --warnings=all -l -'
+	assert_success
+	[ -z "$stderr" ] || fail "man warned: $stderr"
+	assert_line "FILES"
+	assert_line "       \$ROOT/.mas_session"
+	assert_line "EXAMPLES"
+	assert_line "       mas peek 00 -n5"
+	assert_line "              the last 5 lines of agent 00's screen"
+	# The targets' title was "TARGETS (SEND, PEEK, LIST -U)": list -U is no flag of mas.
+	assert_line "TARGETS"
+	assert_line "       For send, wait, peek, list -u:"
+	refute_output --partial "-U"
+	assert_line "SESSION IDS"
+}
+
+@test "completion offers what the run reads: a value attached to a one-letter flag, a switch's =true and =false (issue 30)" {
+	skip_if_original "issue 16: completion is new"
+	use_mas_on_path
+	# shellcheck disable=SC2016 # run by the bash below
+	run bash --norc -c '
+		source <(mas completion bash) || exit 9
+		comp() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=(); _mas; echo "${COMPREPLY[*]}"; }
+		comp mas list -ude
+		comp mas peek -n5 man'
+	assert_success
+	assert_line --index 0 "-udesign -udevelopment"
+	assert_line --index 1 "managers"
+	run --separate-stderr mas list -udevelopment
+	assert_success
+	assert_line --partial "Unit 20: Development Manager"
 }
 
 # installed_files ROOT lists what lies under ROOT, links with their targets.

@@ -128,7 +128,7 @@ print_vars='for k in SESSION_NAME UNIT_DIR WORKFLOWS_DIR MAS_SESSION_MODE MAS_WO
 	run --separate-stderr mas env "${ID:0:8}"
 	assert_failure 2
 	assert_output ""
-	[ "$stderr" = "mas: env: session ${ID:0:8} is ambiguous: it matches 0b7e3a52-0000-4000-8000-000000000000, $ID" ]
+	[ "$stderr" = "$(usage_error "mas: env: session ${ID:0:8} is ambiguous: it matches 0b7e3a52-0000-4000-8000-000000000000, $ID" env)" ]
 	run --separate-stderr mas env 0b7e
 	assert_failure 2
 	run --separate-stderr mas env "${ID:0:10}"
@@ -138,12 +138,18 @@ print_vars='for k in SESSION_NAME UNIT_DIR WORKFLOWS_DIR MAS_SESSION_MODE MAS_WO
 
 @test "env with a malformed id is a usage error, exit 2" {
 	local bad
-	for bad in ../x "" ABCDEF12 "${ID^^}" "{$ID}" "0b7" "0b7e3a520" "mas-tmux" "$ID/../x"; do
+	for bad in ../x "" ABCDEF12 "${ID^^}" "{$ID}" "0b7" "0b7e3a520" "$ID/../x"; do
 		run --separate-stderr mas env "$bad"
 		assert_failure 2
 		assert_output ""
 		[[ "$stderr" == "mas: env: malformed session id"* ]] || fail "'$bad': $stderr"
 	done
+	# The root's legacy session's name is no malformed id (issue 30), but
+	# it has no variables of its own.
+	run --separate-stderr mas env mas-tmux
+	assert_failure 2
+	assert_output ""
+	[[ "$stderr" == 'mas: env: mas-tmux is the legacy session of root "'*'", not an isolated session: only an isolated session has variables to print' ]] || fail "$stderr"
 }
 
 @test "env refuses a .session that tries to run code and runs nothing" {
@@ -210,5 +216,5 @@ print_vars='for k in SESSION_NAME UNIT_DIR WORKFLOWS_DIR MAS_SESSION_MODE MAS_WO
 	run --separate-stderr mas env "$ID" --shell tcsh
 	assert_failure 2
 	assert_output ""
-	[ "$stderr" = 'mas: env: --shell: unknown shell "tcsh" (want bash, zsh, posix or fish)' ]
+	[ "$stderr" = "$(usage_error 'mas: env: --shell: unknown shell "tcsh" (want bash, zsh, posix or fish)' env)" ]
 }

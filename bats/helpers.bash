@@ -194,6 +194,20 @@ assert_quiet_exit1() {
 	[ -z "${stderr:-}" ] || fail "stderr: $stderr"
 }
 
+# usage_error MESSAGE [COMMAND…] prints what stderr holds after a usage
+# error of COMMAND ("send", "session rm"; none for mas itself): MESSAGE,
+# then the line that says where that command's help is (issue 30).
+usage_error() {
+	local msg=$1
+	shift
+	printf '%s\n' "$msg"
+	if [ $# -eq 0 ]; then
+		echo "mas: see 'mas help'"
+	else
+		echo "mas: see 'mas $* --help'"
+	fi
+}
+
 # agent_ids prints the ids of the "Unit NN:" lines of list output, one line.
 agent_ids() {
 	awk '$1 == "Unit" { sub(":", "", $2); printf "%s%s", sep, $2; sep = " " } END { print "" }' <<<"$1"

@@ -227,7 +227,7 @@ setup() { isolated_setup; }
 	[ "$(jq -r '.total' <<<"$output")" = 1 ]
 	[ "$(jq -r '.sessions[0] | [.sessionId, .tmuxSession, .status, .mode] | join(" ")' <<<"$output")" = "$id mas-${id:0:8} active isolated" ]
 	run --separate-stderr mas session list
-	assert_line --index 0 --regexp '^SESSION ID +TMUX +STATUS +CREATED +WORKSPACE +NEEDS YOU$'
+	assert_line --index 0 --regexp '^SESSION ID +TMUX +STATUS +CREATED +WORKSPACE +NEEDS YOU +MODE$'
 	assert_line --index 1 --regexp "^$id +mas-${id:0:8} +active "
 }
 
@@ -539,7 +539,7 @@ SH
 		run --separate-stderr mas $cmd ac88
 		assert_failure 2
 		assert_output ""
-		[ "$stderr" = "mas: $cmd: session ac88 is ambiguous: it matches $a, $b" ] || fail "$cmd: $stderr"
+		[ "$stderr" = "$(usage_error "mas: $cmd: session ac88 is ambiguous: it matches $a, $b" "$cmd")" ] || fail "$cmd: $stderr"
 		# shellcheck disable=SC2086
 		run --separate-stderr mas $cmd ac8
 		assert_failure 2
@@ -547,7 +547,7 @@ SH
 	done
 	MAS_SESSION_ID=ac88 run --separate-stderr mas status
 	assert_failure 2
-	[ "$stderr" = "mas: MAS_SESSION_ID: session ac88 is ambiguous: it matches $a, $b" ]
+	[ "$stderr" = "$(usage_error "mas: MAS_SESSION_ID: session ac88 is ambiguous: it matches $a, $b")" ]
 	[ "$(tree_state "$ROOT")" = "$before" ]
 	MAS_SESSION_ID=ac88b run --separate-stderr mas status
 	assert_success
@@ -604,7 +604,7 @@ SH
 		return
 	fi
 	assert_failure 2
-	[ "$stderr" = 'mas: MAS_SESSION_MODE must be legacy or isolated, not "shared"' ]
+	[ "$stderr" = "$(usage_error 'mas: MAS_SESSION_MODE must be legacy or isolated, not "shared"')" ]
 	assert_dir_not_exists "$ROOT/sessions"
 }
 

@@ -265,7 +265,7 @@ assert_json_masrc_breaks_start() {
 		assert_quiet_exit1
 	else
 		assert_failure 2
-		[ "$stderr" = "mas: init: no project name: stdin ended before an answer (give it with --name NAME)" ] || fail "$stderr"
+		[ "$stderr" = "$(usage_error "mas: init: no project name: stdin ended before an answer (give it with --name NAME)" init)" ] || fail "$stderr"
 	fi
 	run ls -A "$WORK"
 	assert_output ""
@@ -456,7 +456,7 @@ stop_piped() {
 		return
 	fi
 	assert_failure 1
-	[ "$stderr" = "mas: several mas sessions are running (mas-other, mas-tmux): choose one with MAS_SESSION_NAME=<name> or MAS_SESSION_ID=<id>" ]
+	[ "$stderr" = "mas: several mas sessions are running (mas-other, mas-tmux): choose one: mas stop --session <name> --force" ]
 	[ "$(tmux ls | wc -l)" = 2 ]
 	MAS_SESSION_NAME=mas-other run --separate-stderr mas stop --force
 	assert_success
@@ -562,4 +562,45 @@ stop_piped() {
 	assert_file_not_exists "$WORK/.mas_session"
 	assert_dir_not_exists "$WORK/unit"
 	[ -z "$(ls -A "$BATS_TEST_TMPDIR/elsewhere")" ]
+}
+
+@test "session list, list --json and show include the root's legacy session from the one tmux call; rm and resume say what to use (issue 30)" {
+	skip_if_original "mas session is new"
+	use_idle_agent
+	run --separate-stderr mas start --no-attach
+	assert_success
+	# Another root's legacy session, marked as its own, is not listed.
+	mkdir "$BATS_TEST_TMPDIR/other"
+	(cd "$BATS_TEST_TMPDIR/other" && mas init --name other && mas start --no-attach) >/dev/null 2>&1
+	tmux has-session -t =mas-other
+	log_tmux_calls
+	PATH="$TMUX_LOG_PATH:$PATH" run --separate-stderr mas session list
+	assert_success
+	[ "$(wc -l <"$TMUX_LOG")" = 1 ] || fail "$(cat "$TMUX_LOG")"
+	[ "${#lines[@]}" = 2 ] || fail "$output"
+	assert_line --index 0 --regexp '^SESSION ID +TMUX +STATUS +CREATED +WORKSPACE +NEEDS YOU +MODE$'
+	assert_line --index 1 --regexp "^mas-tmux +mas-tmux +active +[0-9]{4}-[0-9-]{5}T[0-9:]{8}Z +$WORK +- +legacy$"
+	run --separate-stderr mas session list --json
+	assert_success
+	[ "$(jq -r '[.total, (.sessions[] | .sessionId, .tmuxSession, .status, .mode, .workingDir)] | join(" ")' <<<"$output")" = \
+		"1 mas-tmux mas-tmux active legacy $WORK" ] || fail "$output"
+	run --separate-stderr mas session show mas-tmux
+	assert_success
+	assert_line --regexp '^Mode: +legacy$'
+	assert_line --regexp "^Workspace: +$WORK$"
+	assert_line --regexp '^Status: +active$'
+
+	run --separate-stderr mas session rm mas-tmux
+	assert_failure 1
+	assert_equal "$stderr" "mas: session rm: mas-tmux is the legacy session of root \"$WORK\", not an isolated session: it has no directory of its own to remove; stop it with: mas stop"
+	run --separate-stderr mas session resume mas-tmux
+	assert_failure 1
+	assert_equal "$stderr" "mas: session resume: mas-tmux is the legacy session of root \"$WORK\", not an isolated session: start it again with: mas start"
+	tmux has-session -t =mas-tmux
+
+	# Its tmux session gone behind mas's back, .mas_session still names
+	# it: listed stopped.
+	tmux kill-session -t =mas-tmux
+	run --separate-stderr mas session list --json
+	[ "$(jq -r '.sessions[] | select(.mode == "legacy") | [.sessionId, .status] | join(" ")' <<<"$output")" = "mas-tmux stopped" ]
 }

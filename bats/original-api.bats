@@ -173,7 +173,7 @@ run_like_the_api() {
 	fi
 	assert_failure 2
 	assert_output ""
-	[ "$stderr" = "mas: MAS_SESSION_MODE=legacy cannot be used with MAS_SESSION_ID: a legacy session has no id (unset one of them)" ]
+	[ "$stderr" = "$(usage_error "mas: MAS_SESSION_MODE=legacy cannot be used with MAS_SESSION_ID: a legacy session has no id (unset one of them)")" ]
 	assert_file_not_exists "$ROOT/sessions"
 	assert_file_not_exists "$ROOT/.mas_session"
 	run tmux ls

@@ -148,7 +148,7 @@ assert_first_or_several() {
 		assert_line --index 0 "Session: mas-aaa"
 	else
 		assert_failure 1
-		[[ "$stderr" == "mas: several mas sessions are running (mas-aaa, mas-"*"): choose one with MAS_SESSION_NAME=<name> or MAS_SESSION_ID=<id>" ]] || fail "$stderr"
+		[[ "$stderr" == "mas: several mas sessions are running (mas-aaa, mas-"*"): choose one: mas status --session <name>" ]] || fail "$stderr"
 	fi
 }
 

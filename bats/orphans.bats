@@ -37,8 +37,8 @@ by_hand() {
 	name="$(orphan_of "$ROOT")"
 	run --separate-stderr mas session list
 	assert_success
-	assert_line --index 0 --regexp '^SESSION ID +TMUX +STATUS +CREATED +WORKSPACE +NEEDS YOU$'
-	assert_line --index 1 --regexp "^$name +$name +orphan +[0-9T:-]+Z +- +-$"
+	assert_line --index 0 --regexp '^SESSION ID +TMUX +STATUS +CREATED +WORKSPACE +NEEDS YOU +MODE$'
+	assert_line --index 1 --regexp "^$name +$name +orphan +[0-9T:-]+Z +- +- +isolated$"
 	run --separate-stderr mas session list --json
 	assert_success
 	[ "$(jq -r '.total' <<<"$output")" = 1 ]
@@ -55,7 +55,7 @@ by_hand() {
 	assert_equal "$stderr" "mas: no such session $name under $ROOT/sessions, nor an orphaned tmux session of this root by that name (the root, from MAS_ROOT)"
 }
 
-@test "other roots' sessions, legacy sessions and sessions made by hand are never listed nor stopped" {
+@test "other roots' sessions, legacy sessions and sessions made by hand are never listed nor stopped as orphans; the root's legacy session is listed as itself" {
 	local other foreign mine id=eeeeeeee-1111-4111-8111-111111111111
 	other="$BATS_TEST_TMPDIR/other"
 	foreign="$(orphan_of "$other")"
@@ -76,13 +76,15 @@ by_hand() {
 
 	run --separate-stderr mas session list --json
 	assert_success
-	[ "$(jq -r '[.sessions[] | .sessionId + " " + .status] | join(",")' <<<"$output")" = "$mine orphan" ] || fail "$output"
+	# The root's own legacy session is listed, as legacy (issue 30).
+	[ "$(jq -r '[.sessions[] | .sessionId + " " + .status + " " + .mode] | join(",")' <<<"$output")" = \
+		"$mine orphan isolated,mas-deadbeef active legacy" ] || fail "$output"
 	MAS_ROOT="$other" run --separate-stderr mas session list
 	assert_output --regexp "^SESSION ID.*"$'\n'"$foreign +$foreign +orphan "
 	refute_output --partial "$mine"
 
 	local name
-	for name in "$foreign" mas-deadbeef mas-aaaaaaa1 mas-aaaaaaa2 mas-aaaaaaa3 mas-aaaaaaa4; do
+	for name in "$foreign" mas-aaaaaaa1 mas-aaaaaaa2 mas-aaaaaaa3 mas-aaaaaaa4; do
 		run --separate-stderr mas session stop "$name"
 		assert_failure 1
 		assert_equal "$stderr" "mas: no such session $name under $ROOT/sessions, nor an orphaned tmux session of this root by that name (the root, from MAS_ROOT)"
@@ -91,6 +93,11 @@ by_hand() {
 	run --separate-stderr mas session stop "$mine"
 	assert_success
 	[ "$(tmux ls -F '#{session_name}' | sort)" = "$(grep -vx "$mine" <<<"$before")" ]
+	# Its tmux name stops the root's legacy session, as mas stop would.
+	run --separate-stderr mas session stop mas-deadbeef
+	assert_success
+	assert_equal "$stderr" "[INFO] Stopped session mas-deadbeef"
+	[ "$(tmux ls -F '#{session_name}' | sort)" = "$(grep -vx -e "$mine" -e mas-deadbeef <<<"$before")" ]
 }
 
 @test "a stopped session's id never reaches another root's running session of the same id" {
@@ -115,10 +122,10 @@ mas: hint: forget it in this shell: eval \"\$(mas env ${id:0:8} --unset)\""
 	done
 	[ "$(MAS_ROOT="$other" MAS_SESSION_ID="$id" mas peek 00 | grep -c hello)" = 0 ] || fail "hello reached $other's agent 00"
 	# The only mas session has the name of this root's session, and says it
-	# is the other root's: not picked.
+	# is the other root's: not picked, and reached from its root (issue 30).
 	run --separate-stderr mas stop --force
 	assert_failure 1
-	assert_equal "$stderr" "mas: tmux session mas-${id:0:8} belongs to isolated session $id of root \"$other\", not to root \"$ROOT\""
+	assert_equal "$stderr" "mas: no session of root \"$ROOT\" is running; mas-${id:0:8} is isolated session $id of root \"$other\": name it from its root: MAS_ROOT=$other mas stop --session mas-${id:0:8} --force"
 	tmux has-session -t "=mas-${id:0:8}" || fail "stop killed $other's session"
 	MAS_ROOT="$other" run --separate-stderr mas session stop "$id"
 	assert_success
@@ -167,12 +174,21 @@ mas: hint: forget it in this shell: eval \"\$(mas env ${id:0:8} --unset)\""
 		assert_failure 1
 		assert_equal "$stderr" "mas: MAS_SESSION_ID: session $id (tmux $name) is not running: $belongs, not to root \"$ROOT\""
 	done
-	for cmd in "send 00 hello" "peek 00" "stop --force" status; do
+	# Unnamed, the other root's session is not chosen (issue 30); naming it
+	# here would name this root's: it is reached from its own root.
+	local theirs="no session of root \"$ROOT\" is running; $name is isolated session $id of root \"$other\": name it from its root: MAS_ROOT='$other'"
+	local cmd named
+	for cmd in "send 00 hello|send 00 hello --session $name" "peek 00|peek --session $name 00" "stop --force|stop --session $name --force"; do
+		named="${cmd#*|}" cmd="${cmd%|*}"
 		# shellcheck disable=SC2086 # the command's words
 		run --separate-stderr mas $cmd
 		assert_failure 1
-		assert_equal "$stderr" "mas: $belongs, not to root \"$ROOT\""
+		assert_equal "$stderr" "mas: $theirs mas $named"
 	done
+	run --separate-stderr mas status
+	assert_success
+	assert_line --index 0 "Session: none"
+	assert_equal "$stderr" "mas: hint: $theirs mas status --session $name"
 	run --separate-stderr mas session list --json
 	[ "$(jq -r '.sessions[] | .sessionId + " " + .status' <<<"$output")" = "$id stopped" ] || fail "$output"
 	start_serve "$ROOT"

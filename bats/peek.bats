@@ -69,6 +69,28 @@ block() {
 	[ "$(jq -r '.[2].lines | join("|")' <<<"$output")" = 'stub agent 12 ready|a "quoted" \ line' ]
 }
 
+# json_line NN TEXT tells whether peek --json has TEXT as a line of agent
+# NN's screen.
+json_line() {
+	mas peek --json "$1" 2>/dev/null | jq -e --arg t "$2" '.[0].lines | index($t)' >/dev/null
+}
+
+@test "peek --json joins the rows of a line the pane wrapped; the text shows the rows (issue 30)" {
+	start_team
+	local long
+	long="$(printf 'w%.0s' {1..300})"
+	run --separate-stderr mas send 21 "$long"
+	assert_success
+	wait_until "peek --json shows the line whole" json_line 21 "$long"
+	run --separate-stderr mas peek --json 21
+	[ "$(jq -r '.[0].lines | join("|")' <<<"$output")" = "stub agent 21 ready|$long" ]
+	[ "$(jq -r '.[0] | has("styled")' <<<"$output")" = false ]
+	run --separate-stderr mas peek 21
+	assert_success
+	[ "$(block 21 | grep -c '^w*$')" -gt 1 ] || fail "the text's rows: $output"
+	[ "$(block 21 | grep '^w*$' | tr -d '\n')" = "$long" ]
+}
+
 @test "peek takes targets as send does: a window, a list, agent-NN" {
 	start_team
 	local target want
@@ -121,11 +143,11 @@ block() {
 		run --separate-stderr mas peek -n "$n"
 		[ "$status" = 2 ] || fail "-n '$n': exit $status"
 		assert_output ""
-		[[ "$stderr" == "mas: peek: -n \"$n\": the number of lines must be from 1 to 2000" ]] || fail "$stderr"
+		[ "$stderr" = "$(usage_error "mas: peek: -n \"$n\": the number of lines must be from 1 to 2000" peek)" ] || fail "$stderr"
 	done
 	run --separate-stderr mas peek design,nobody
 	assert_failure 2
-	[ "$stderr" = 'mas: peek: no agent matches "nobody" (see mas help for the target forms)' ]
+	[ "$stderr" = "$(usage_error 'mas: peek: no agent matches "nobody" (see mas help for the target forms)' peek)" ]
 	run --separate-stderr mas peek
 	assert_failure 1
 	[ "$stderr" = "mas: no mas session is running (start one with: mas start)" ]

@@ -183,9 +183,10 @@ resumed_in() {
 	assert_output "$broken resumed in tmux session mas-${broken:0:8}"
 }
 
-# needs_you ID prints the NEEDS YOU column of session ID in session list.
+# needs_you ID prints the NEEDS YOU column of session ID in session list:
+# the one before the last, MODE (issue 30).
 needs_you() {
-	"$MAS_BIN" session list 3>&- | awk -v id="$1" '$1 == id { sub(/^.*  /, ""); print }'
+	"$MAS_BIN" session list 3>&- | awk -v id="$1" '$1 == id { sub(/  +[^ ]+$/, ""); sub(/^.*  /, ""); print }'
 }
 
 # needs_you_is ID TEXT tells whether session list says TEXT of session ID.
@@ -197,8 +198,8 @@ needs_you_is() {
 	new_session
 	local id="$ID"
 	run --separate-stderr mas session list
-	assert_line --index 0 --regexp '^SESSION ID +TMUX +STATUS +CREATED +WORKSPACE +NEEDS YOU$'
-	assert_line --regexp "^$id +mas-${id:0:8} +active .* 13$"
+	assert_line --index 0 --regexp '^SESSION ID +TMUX +STATUS +CREATED +WORKSPACE +NEEDS YOU +MODE$'
+	assert_line --regexp "^$id +mas-${id:0:8} +active .* 13 +isolated$"
 
 	MAS_SESSION_ID="$id" mas send 00 "work ch-$id" -e >/dev/null
 	wait_until "agent 00 works" agent_is "$id" 00 working

@@ -32,9 +32,9 @@ team() {
 		run --separate-stderr mas send all "$msg" -e
 		assert_failure 2
 		assert_output ""
-		[[ "$stderr" == 'mas: send: message has the bracketed-paste sequence "'*'" at byte '*', which would end the paste and type the rest as keys: cannot be typed as text' ]] || fail "$stderr"
+		[[ "$stderr" == 'mas: send: message has the bracketed-paste sequence "'*'" at byte '*', which would end the paste and type the rest as keys: cannot be typed as text'$'\n'"mas: see 'mas send --help'" ]] || fail "$stderr"
 	done
-	[ "$stderr" = 'mas: send: message has the bracketed-paste sequence "\x9b201~" at byte 2, which would end the paste and type the rest as keys: cannot be typed as text' ]
+	[ "$stderr" = "$(usage_error 'mas: send: message has the bracketed-paste sequence "\x9b201~" at byte 2, which would end the paste and type the rest as keys: cannot be typed as text' send)" ]
 	local nn
 	for nn in 00 10 21 33; do
 		[ "$(agent_input "$nn")" = "''" ] || fail "agent $nn read $(agent_input "$nn")"
@@ -76,7 +76,7 @@ team() {
 		assert_output ""
 		# A third positional: send <from> <target> <message>, whose
 		# target "hi" names no agent (issue 26).
-		[ "$stderr" = 'mas: send: "hi" names no agent: send <target> "<message>", or send <from> <target> <message>' ]
+		[ "$stderr" = "$(usage_error 'mas: send: "hi" names no agent: send <target> "<message>", or send <from> <target> <message>' send)" ]
 		[ "$(agent_input 00)" = "''" ]
 	fi
 }
@@ -351,7 +351,7 @@ decoy() {
 		else
 			assert_failure 2
 			assert_output ""
-			[[ "$stderr" == "mas: send: message has "*"at byte "*": cannot be typed as text" ]] || fail "$stderr"
+			[[ "$stderr" == "mas: send: message has "*"at byte "*": cannot be typed as text"$'\n'"mas: see 'mas send --help'" ]] || fail "$stderr"
 		fi
 	done
 	run --separate-stderr mas send 21 $'hi\003'
@@ -359,7 +359,7 @@ decoy() {
 		assert_success
 		[ "$(agent_input 21)" = "$(printf %q $'hi\003')" ] || fail "agent 21 read $(agent_input 21)"
 	else
-		[ "$stderr" = 'mas: send: message has the control character U+0003 at byte 2, which a terminal reads as a key or a signal: cannot be typed as text' ]
+		[ "$stderr" = "$(usage_error 'mas: send: message has the control character U+0003 at byte 2, which a terminal reads as a key or a signal: cannot be typed as text' send)" ]
 	fi
 	for nn in 00 21 33; do
 		[ "$(agent_input "$nn")" = "''" ] || fail "agent $nn read $(agent_input "$nn")"

@@ -175,7 +175,8 @@ first_input() {
 	mkdir "$WORK/elsewhere" && cd "$WORK/elsewhere"
 	run --separate-stderr mas send 00 x
 	assert_failure 1
-	[ "$stderr" = "mas: several mas sessions are running (mas-${id:0:8}, mas-tmux): choose one with MAS_SESSION_NAME=<name> or MAS_SESSION_ID=<id>" ]
+	# Both are other roots' sessions (issue 30): neither is picked, each is said whose.
+	[ "$stderr" = "mas: no session of root \"$WORK/elsewhere\" is running; mas-${id:0:8} is isolated session $id of root \"$BATS_TEST_TMPDIR/iso\"; mas-tmux is the legacy session of root \"$WORK\": name one: mas send 00 x --session <name>" ] || fail "$stderr"
 	MAS_SESSION_NAME=mas-tmux run --separate-stderr mas send 00 picked
 	assert_success
 	[ "$(AGENT_SESSION=mas-tmux agent_input 00)" = picked ]
@@ -204,7 +205,7 @@ first_input() {
 		return
 	fi
 	assert_failure 2
-	[ "$stderr" = "mas: send: the message is empty" ]
+	[ "$stderr" = "$(usage_error "mas: send: the message is empty" send)" ]
 }
 
 # bats test_tags=original

@@ -313,7 +313,7 @@ JSON
 		return
 	fi
 	assert_failure 2
-	[ "$stderr" = 'mas: MAS_READY_TIMEOUT must be a whole number of seconds above 0, not "abc"' ]
+	[ "$stderr" = "$(usage_error 'mas: MAS_READY_TIMEOUT must be a whole number of seconds above 0, not "abc"')" ]
 	run tmux ls
 	assert_failure
 	[ "$(find "$WORK" | sort)" = "$before" ]
@@ -321,5 +321,5 @@ JSON
 	# A port no server can have: were the check gone, serve would fail, not run on.
 	MAS_READY_TIMEOUT=10s run --separate-stderr mas serve --addr 127.0.0.1:99999
 	assert_failure 2
-	[ "$stderr" = 'mas: MAS_READY_TIMEOUT must be a whole number of seconds above 0, not "10s"' ]
+	[ "$stderr" = "$(usage_error 'mas: MAS_READY_TIMEOUT must be a whole number of seconds above 0, not "10s"')" ]
 }

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"mas/internal/report"
+	"mas/internal/sgr"
 	"mas/isolated"
 )
 
@@ -179,7 +180,12 @@ type Agent struct {
 // --json and GET /sessions/{id}/output show them.
 type AgentOutput struct {
 	Agent
-	Lines []string `json:"lines"` // [] for a missing pane
+	// Lines are the screen's last lines, a line that the pane wrapped
+	// joined into one; Styled is each of them in runs of one style (its
+	// colours and attributes: numbers and flags), absent for a missing
+	// pane.
+	Lines  []string    `json:"lines"` // [] for a missing pane
+	Styled [][]sgr.Run `json:"styled,omitempty"`
 }
 
 // Output is the answer to GET /sessions/{id}/output.

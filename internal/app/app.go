@@ -70,6 +70,9 @@ func New(e Env, rep *report.Reporter) *App {
 type UsageError struct {
 	Msg string
 	Err error
+	// Help is the command line that shows the help of the command that
+	// was misused ("mas send --help"); main prints it after the message.
+	Help string
 }
 
 func (e *UsageError) Error() string { return e.Msg }

@@ -64,12 +64,12 @@ func (b Backend) Sessions(ctx context.Context) ([]api.Session, error) {
 		return nil, err
 	}
 	var out []api.Session
-	for _, l := range sessions {
+	for _, j := range sessions {
 		running := 0
-		if l.Status == isolated.Active || l.Status == isolated.Orphaned { // its tmux session is its own
-			running = b.a.runningAgents(layout.Of(panes, l.TmuxName))
+		if j.Status == isolated.Active || j.Status == isolated.Orphaned { // its tmux session is its own
+			running = b.a.runningAgents(layout.Of(panes, j.TmuxSession))
 		}
-		out = append(out, withOriginalFields(apiSession(SessionView(l, false)), running))
+		out = append(out, withOriginalFields(apiSession(j), running))
 	}
 	return out, nil
 }
@@ -81,12 +81,14 @@ func (b Backend) find(ref string) (string, string, error) {
 }
 
 // asAPIError gives an error of a session verb its status, keeping the
-// error it was made from: a malformed id or an ambiguous prefix is invalid, an unknown session
+// error it was made from: a malformed id, an ambiguous prefix or the
+// legacy session where an isolated one is wanted is invalid, an unknown session
 // not found, and a session that runs, is being created or resumed, or
 // whose tmux name is taken, a conflict.
 func asAPIError(err error) error {
+	var leg *LegacyError
 	switch {
-	case errors.Is(err, isolated.ErrMalformedID), isAmbiguous(err):
+	case errors.Is(err, isolated.ErrMalformedID), isAmbiguous(err), errors.As(err, &leg):
 		return api.Errorf(api.ErrInvalid, "%w", err)
 	case errors.Is(err, isolated.ErrNoSession):
 		return api.Errorf(api.ErrNotFound, "%w", err)
@@ -97,13 +99,12 @@ func asAPIError(err error) error {
 }
 
 func (b Backend) Session(ctx context.Context, ref string) (*api.Session, error) {
-	root, id, err := b.find(ref)
+	d, tmuxErr, err := b.a.ShowRef(ctx, ref, "")
 	if err != nil {
-		return nil, err
+		return nil, asAPIError(err)
 	}
-	d, err := b.a.ShowSession(ctx, root, id)
-	if err != nil {
-		return nil, err
+	if tmuxErr != nil {
+		return nil, tmuxErr
 	}
 	s := apiSession(d.Session)
 	running := 0
@@ -117,10 +118,13 @@ func (b Backend) Session(ctx context.Context, ref string) (*api.Session, error) 
 	return &s, nil
 }
 
-// Stop stops a session of the root, or ends an orphan of it (by its tmux
-// name, as GET /sessions lists it).
+// Stop stops a session of the root, its legacy session, or ends an orphan
+// of it (by its tmux name, as GET /sessions lists them).
 func (b Backend) Stop(ctx context.Context, ref string) (*api.Session, error) {
 	root, id, err := b.find(ref)
+	if leg := (*LegacyError)(nil); errors.As(err, &leg) {
+		return b.stopLegacy(ctx, leg.Name)
+	}
 	if OrphanRef(ref, err) {
 		o, err := b.a.StopOrphan(ctx, ref)
 		if err != nil {
@@ -138,8 +142,28 @@ func (b Backend) Stop(ctx context.Context, ref string) (*api.Session, error) {
 	return &api.Session{SessionID: s.ID, TmuxSession: s.TmuxName, Status: string(s.Status)}, nil
 }
 
+// stopLegacy stops the root's legacy session, tmux session name, as
+// mas stop does, when it runs as GET /sessions lists it (SelectLegacy);
+// when it does not, it is a conflict.
+func (b Backend) stopLegacy(ctx context.Context, name string) (*api.Session, error) {
+	sel, err := b.a.SelectLegacy(ctx, name)
+	switch {
+	case errors.Is(err, ErrNotRunning):
+		return nil, api.Errorf(api.ErrConflict, "%w", err)
+	case err != nil:
+		return nil, err
+	}
+	if err := b.a.stopLegacy(ctx, sel); err != nil {
+		return nil, fmt.Errorf("cannot stop session %s: %w", sel.Shown(), err)
+	}
+	return &api.Session{SessionID: sel.Name, TmuxSession: sel.Name, Status: string(isolated.Stopped)}, nil
+}
+
 func (b Backend) Resume(ctx context.Context, ref string) (*api.Session, error) {
 	root, id, err := b.find(ref)
+	if leg := (*LegacyError)(nil); errors.As(err, &leg) {
+		return nil, api.Errorf(api.ErrInvalid, "%w: start it again with POST /runs (\"sessionMode\": \"legacy\") or mas start", leg)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -151,6 +175,9 @@ func (b Backend) Resume(ctx context.Context, ref string) (*api.Session, error) {
 
 func (b Backend) Remove(ctx context.Context, ref string, force bool) (string, error) {
 	root, id, err := b.find(ref)
+	if leg := (*LegacyError)(nil); errors.As(err, &leg) {
+		return "", api.Errorf(api.ErrInvalid, "%w: it has no directory of its own to remove; stop it with POST /sessions/%s/stop or mas stop", leg, layout.Printable(leg.Name))
+	}
 	if err != nil {
 		return "", err
 	}
@@ -211,7 +238,7 @@ func (b Backend) Output(ctx context.Context, ref, agent, lines string) (*api.Out
 	if err != nil {
 		return nil, err
 	}
-	agents, err := b.a.Peek(ctx, sel, ids, n)
+	agents, err := b.a.Peek(ctx, sel, ids, n, PeekStyled)
 	if err != nil {
 		return nil, err
 	}
@@ -310,23 +337,22 @@ func (b Backend) Connect(ctx context.Context, ref string, r api.ConnectRequest) 
 	return c, nil
 }
 
-// Agents is every agent of an isolated session of the root in its seat,
-// as the original's GET /sessions/:id/agents showed them: from one tmux
-// listing while the session runs, all stopped otherwise.
+// Agents is every agent of a session of the root in its seat, as the
+// original's GET /sessions/:id/agents showed them: from one tmux listing
+// while the session runs, all stopped otherwise.
 func (b Backend) Agents(ctx context.Context, ref string) (*api.SessionAgents, error) {
-	root, id, err := b.find(ref)
+	d, tmuxErr, err := b.a.ShowRef(ctx, ref, "")
 	if err != nil {
-		return nil, err
+		return nil, asAPIError(err)
 	}
-	_, agents, tmuxErr := b.a.DescribeAgents(ctx, root, id)
 	if tmuxErr != nil {
 		return nil, tmuxErr
 	}
 	state := map[string]layout.State{}
-	for _, as := range agents {
+	for _, as := range d.Agents {
 		state[as.ID] = as.Status
 	}
-	out := &api.SessionAgents{SessionID: id, Agents: []api.AgentSeat{}}
+	out := &api.SessionAgents{SessionID: d.SessionID, Agents: []api.AgentSeat{}}
 	for _, ag := range roster.All() {
 		out.Agents = append(out.Agents, api.AgentSeat{AgentID: ag.ID, Name: ag.Name, Status: seatStatus(state[ag.ID]),
 			Window: ag.Window, Pane: ag.Pane})
@@ -387,5 +413,5 @@ func apiAgent(v AgentView) api.Agent {
 
 // apiOutput is an agent's screen as GET /sessions/{id}/output shows it.
 func apiOutput(o AgentOutput) api.AgentOutput {
-	return api.AgentOutput{Agent: apiAgent(o.AgentView), Lines: o.Lines}
+	return api.AgentOutput{Agent: apiAgent(o.AgentView), Lines: o.Lines, Styled: o.Styled}
 }

@@ -14,8 +14,11 @@ import (
 
 	"mas/internal/activity"
 	"mas/internal/api"
+	"mas/internal/faketmux"
 	"mas/internal/roster"
+	"mas/internal/sgr"
 	"mas/isolated"
+	"mas/tmux"
 )
 
 // hookEvent records hook event e of agent id in the activity directory dir,
@@ -365,7 +368,8 @@ func TestAPIShapesAreTheCommandLines(t *testing.T) {
 	session := Session{SessionID: "id", TmuxSession: "mas-id", Status: "active", Error: "e", CreatedAt: "c", WorkingDir: "w",
 		Mode: "isolated", NeedsYou: new(2), Asking: new(1), LastActivity: "l", UnitDir: "u", WorkflowsDir: "f", Config: &config,
 		Logs: []string{"log"}, Units: []string{"00"}, Metadata: &isolated.Metadata{SessionID: "id", Status: "active"}}
-	output := AgentOutput{AgentView{"00", "Meta Manager", "meta", "running", "asking", "s", "m"}, []string{"x"}}
+	output := AgentOutput{AgentView{"00", "Meta Manager", "meta", "running", "asking", "s", "m"}, []string{"x"},
+		[][]sgr.Run{{{Text: "x", Style: sgr.Style{Fg: sgr.Palette(1), Bg: sgr.RGB(1, 2, 3), Bold: true}}}}}
 	tests := []struct {
 		why  string
 		verb any // as the command line prints it with --json
@@ -381,5 +385,91 @@ func TestAPIShapesAreTheCommandLines(t *testing.T) {
 		if string(verb) != string(shown) {
 			t.Errorf("%s:\n command line %s\n API          %s", tt.why, verb, shown)
 		}
+	}
+}
+
+// legacyTeam starts the root's legacy session through the API's backend,
+// beside another root's legacy session, mas-elsewhere.
+func legacyTeam(t *testing.T) (*App, *faketmux.Server, *tmux.Recorder) {
+	t.Helper()
+	a, f, rec, _ := testApp(t, nil)
+	f.Add("mas-elsewhere")
+	f.SetOptions("mas-elsewhere", [2]string{"@mas_root", `"` + t.TempDir() + `"`}, [2]string{"@mas_session_mode", `"legacy"`})
+	if _, err := NewBackend(a).Run(context.Background(), api.RunRequest{SessionMode: "legacy", Agents: json.RawMessage(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	return a, f, rec
+}
+
+// TestBackendShowsTheLegacySession (issue 30): the root's legacy session
+// is in GET /sessions, by its tmux name, mode legacy, its workspace the
+// root, from the one listing of the panes; GET /sessions/{id} shows its
+// agents. Another root's legacy session is not listed.
+func TestBackendShowsTheLegacySession(t *testing.T) {
+	a, _, rec := legacyTeam(t)
+	b := NewBackend(a)
+	ctx := context.Background()
+	before := len(rec.Calls())
+	list, err := b.Sessions(ctx)
+	if err != nil || len(list) != 1 {
+		t.Fatalf("sessions: %+v, %v; want the root's legacy session alone", list, err)
+	}
+	if cmds := commands(rec)[before:]; !slices.Equal(cmds, []string{"list-panes"}) {
+		t.Errorf("GET /sessions ran tmux %q, want one list-panes", cmds)
+	}
+	l := list[0]
+	if l.SessionID != "mas-tmux" || l.TmuxSession != "mas-tmux" || l.Mode != "legacy" || l.Status != "active" ||
+		l.WorkingDir != a.Root() || l.CreatedAt == "" || count(l.AgentCount) != 13 {
+		t.Errorf("listed: %+v", l)
+	}
+	s, err := b.Session(ctx, "mas-tmux")
+	if err != nil || s.Mode != "legacy" || s.Status != "active" || len(s.Agents) != 13 || s.UnitDir != filepath.Join(a.Root(), "unit") {
+		t.Fatalf("GET /sessions/mas-tmux: %+v, %v", s, err)
+	}
+	if seats, err := b.Agents(ctx, "mas-tmux"); err != nil || len(seats.Agents) != 13 || seats.Agents[0].Status != api.SeatRunning {
+		t.Errorf("GET /sessions/mas-tmux/agents: %+v, %v", seats, err)
+	}
+}
+
+// TestBackendStopsTheLegacySession (issue 30): the legacy session stops
+// through the API as mas stop stops it, and only it; resume and remove,
+// which only an isolated session has, are refused saying what to do
+// instead.
+func TestBackendStopsTheLegacySession(t *testing.T) {
+	a, f, _ := legacyTeam(t)
+	b := NewBackend(a)
+	ctx := context.Background()
+	for _, tt := range []struct {
+		call func() error
+		want string
+	}{
+		{func() error { _, err := b.Resume(ctx, "mas-tmux"); return err }, "start it again with POST /runs"},
+		{func() error { _, err := b.Remove(ctx, "mas-tmux", true); return err }, "stop it with POST /sessions/mas-tmux/stop"},
+	} {
+		err := tt.call()
+		if !errors.Is(err, api.ErrInvalid) || !strings.Contains(err.Error(), "mas-tmux is the legacy session of root") || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v; want a 400 saying %q", err, tt.want)
+		}
+	}
+	if _, err := b.Stop(ctx, "mas-tmux"); err != nil {
+		t.Fatal(err)
+	}
+	if f.Has("mas-tmux") || !f.Has("mas-elsewhere") {
+		t.Errorf("stop: mas-tmux runs %v, mas-elsewhere %v; want only the root's stopped", f.Has("mas-tmux"), f.Has("mas-elsewhere"))
+	}
+	if list, _ := b.Sessions(ctx); len(list) != 0 {
+		t.Errorf("after stop: %+v; want none (stop removes .mas_session)", list)
+	}
+	if _, err := b.Stop(ctx, "mas-tmux"); !errors.Is(err, api.ErrConflict) {
+		t.Errorf("stop again: %v, want a conflict (the root's, not running)", err)
+	}
+	// A tmux session of its name made by hand, with no marks, that
+	// .mas_session does not name, is not listed: nor is it stopped.
+	f.Add("mas-tmux")
+	if list, _ := b.Sessions(ctx); len(list) != 0 {
+		t.Errorf("an unmarked mas-tmux made by hand is listed: %+v", list)
+	}
+	if _, err := b.Stop(ctx, "mas-tmux"); !errors.Is(err, api.ErrConflict) || !f.Has("mas-tmux") {
+		t.Errorf("stop of a mas-tmux made by hand: %v, runs %v; want a conflict, and it runs", err, f.Has("mas-tmux"))
 	}
 }

@@ -660,6 +660,61 @@ func TestWebPageEndsAnOrphan(t *testing.T) {
 	}
 }
 
+// TestWebPageShowsTheLegacySession (issue 30): the root's legacy session
+// is listed, mode legacy, and opens by its tmux name (?session=mas-tmux
+// said "no such session"); its tiles show its agents' screens and the
+// message box reaches them; it offers Watch and Stop, never Resume or
+// Remove, which only an isolated session has. Stop ends it; started
+// again and killed behind mas's back, it is listed stopped, with how to
+// start it again.
+func TestWebPageShowsTheLegacySession(t *testing.T) {
+	f := newBrowserFixture(t)
+	url, _, _ := f.serve(t, api.Options{})
+	c := f.c
+	const name = "mas-tmux"
+	legacyRun := func() {
+		t.Helper()
+		if _, err := (Backend{f.a}).Run(context.Background(), api.RunRequest{Agents: json.RawMessage(`{}`), SessionMode: "legacy"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	buttons := `[...document.querySelectorAll('#sessions tr[data-id="` + name + `"] button')].map((b) => b.className).join(" ")`
+	legacyRun()
+
+	s := f.open(t, url+"/?session="+name)
+	c.waitFor(t, s, rowStatus(name), "active")
+	c.waitFor(t, s, `document.querySelector('#sessions tr[data-id="`+name+`"] td.mode').textContent`, "legacy")
+	c.waitFor(t, s, `document.getElementById("view-title").textContent`, "Agents of "+name)
+	c.waitFor(t, s, tileText("21")+`.includes("agent 21 of")`, "true") // its MAS_SESSION_ID is empty
+	if got := c.eval(t, s, buttons); got != "watch stop" {
+		t.Errorf("a running legacy session's buttons: %q, want watch and stop", got)
+	}
+	send(t, c, s, "21", "to the legacy team")
+	f.read(t, "", "21", "to the legacy team\r")
+	c.waitFor(t, s, tileText("21")+`.includes("to the legacy team")`, "true")
+
+	c.eval(t, s, `window.confirm = () => true; "ok"`)
+	c.eval(t, s, click(rowButton(name, "stop")))
+	c.waitFor(t, s, `document.querySelectorAll('#sessions tr[data-id="`+name+`"]').length`, "0") // mas stop removes .mas_session
+	if err := exec.Command("tmux", "has-session", "-t", tmux.Session(name)).Run(); err == nil {
+		t.Error("the legacy session still runs after Stop")
+	}
+
+	legacyRun()
+	c.waitFor(t, s, rowStatus(name), "active")
+	c.eval(t, s, click(rowButton(name, "watch")))
+	c.waitFor(t, s, `document.querySelectorAll("#grid .tile").length`, "13")
+	if err := exec.Command("tmux", "kill-session", "-t", tmux.Session(name)).Run(); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor(t, s, rowStatus(name), "stopped")
+	if got := c.eval(t, s, buttons); got != "watch" {
+		t.Errorf("a stopped legacy session's buttons: %q, want watch alone", got)
+	}
+	c.waitFor(t, s, `document.getElementById("view-note").textContent`,
+		name+" is stopped: start it again with mas start, or New session in legacy mode.")
+}
+
 // TestWebPageHidesStoppedSessions: the checkbox hides stopped sessions
 // but the one watched, and the page remembers it.
 func TestWebPageHidesStoppedSessions(t *testing.T) {

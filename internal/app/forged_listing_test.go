@@ -66,7 +66,7 @@ func TestForgedListingReachesNoOtherPane(t *testing.T) {
 	if n, failed, _ := a.Deliver(ctx, sel, []string{"00"}, "touch pwned-by-send", true, false); n != 1 || failed != nil {
 		t.Errorf("send: %d, %q", n, failed)
 	}
-	peek, err := a.Peek(ctx, sel, []string{"00"}, 50)
+	peek, err := a.Peek(ctx, sel, []string{"00"}, 50, PeekRows)
 	if err != nil || len(peek) != 1 || strings.Contains(strings.Join(peek[0].Lines, "\n"), "VICTIM-SECRET") {
 		t.Errorf("peek: %+v, %v; never the other session's pane", peek, err)
 	}

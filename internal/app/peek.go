@@ -10,6 +10,7 @@ import (
 	"mas/internal/activity"
 	"mas/internal/layout"
 	"mas/internal/roster"
+	"mas/internal/sgr"
 )
 
 // DefaultPeekLines is how many lines of each agent peek shows unless told.
@@ -73,13 +74,31 @@ func agentView(as AgentStatus) AgentView {
 type AgentOutput struct {
 	AgentView
 	Lines []string `json:"lines"` // [] for a missing pane
+	// Styled is each line in runs of one style, for a Peek that asked
+	// for them.
+	Styled [][]sgr.Run `json:"styled,omitempty"`
 }
 
+// PeekForm is how Peek reads the agents' screens.
+type PeekForm int
+
+const (
+	// PeekRows reads the rows as the screen shows them, a long line cut
+	// at the pane's width: peek's text.
+	PeekRows PeekForm = iota
+	// PeekJoined reads the rows of a wrapped line as one line (tmux's
+	// capture-pane -J), for a reader that wraps it at its own width: peek
+	// --json.
+	PeekJoined
+	// PeekStyled is PeekJoined with the colours of each line: the API.
+	PeekStyled
+)
+
 // Peek returns the last lines of the screens of the agents ids of the
-// selected session, every pane read by one tmux process, with each
-// agent's state. An agent without a pane, or whose pane closed before
-// tmux read it, is missing and has no lines.
-func (a *App) Peek(ctx context.Context, sel Selected, ids []string, lines int) ([]AgentOutput, error) {
+// selected session, read as form says, every pane read by one tmux
+// process, with each agent's state. An agent without a pane, or whose
+// pane closed before tmux read it, is missing and has no lines.
+func (a *App) Peek(ctx context.Context, sel Selected, ids []string, lines int, form PeekForm) ([]AgentOutput, error) {
 	byAgent := layout.AgentPanes(sel.Panes)
 	var panes []string
 	for _, id := range ids {
@@ -87,21 +106,46 @@ func (a *App) Peek(ctx context.Context, sel Selected, ids []string, lines int) (
 			panes = append(panes, p.Target())
 		}
 	}
-	text, err := layout.Capture(ctx, a.Tmux, panes, lines)
+	screens, err := a.screens(ctx, panes, lines, form)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the agents' screens: %w", err)
 	}
 	out := make([]AgentOutput, 0, len(ids))
 	for _, st := range a.agents(sel, ids) {
-		id := st.ID
 		o := AgentOutput{AgentView: agentView(st)}
-		if p, ok := byAgent[id]; ok {
-			o.Lines = text[p.Target()]
+		if p, ok := byAgent[st.ID]; ok {
+			o = screens[p.Target()]
+			o.AgentView = agentView(st)
 		}
 		if o.Lines == nil {
-			o.Status, o.Activity, o.ActivitySince, o.Lines = layout.Missing, activity.Missing, "", []string{}
+			o.Status, o.Activity, o.ActivitySince, o.Lines, o.Styled = layout.Missing, activity.Missing, "", []string{}, nil
 		}
 		out = append(out, o)
 	}
 	return out, nil
+}
+
+// screens reads the panes as form says: each pane's lines, and their
+// runs for PeekStyled.
+func (a *App) screens(ctx context.Context, panes []string, n int, form PeekForm) (map[string]AgentOutput, error) {
+	out := map[string]AgentOutput{}
+	if form == PeekRows {
+		text, err := layout.Capture(ctx, a.Tmux, panes, n)
+		for p, lines := range text {
+			out[p] = AgentOutput{Lines: lines}
+		}
+		return out, err
+	}
+	styled, err := layout.CaptureStyled(ctx, a.Tmux, panes, n)
+	for p, lines := range styled {
+		o := AgentOutput{Lines: make([]string, len(lines))}
+		for i, l := range lines {
+			o.Lines[i] = l.Text
+			if form == PeekStyled {
+				o.Styled = append(o.Styled, l.Runs)
+			}
+		}
+		out[p] = o
+	}
+	return out, err
 }

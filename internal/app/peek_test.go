@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -22,7 +23,7 @@ func TestPeek(t *testing.T) {
 	sel.Panes = slices.DeleteFunc(sel.Panes, func(p layout.PaneInfo) bool { return p.Agent == "33" }) // never there
 	f.RemovePane("mas-a", "22")                                                                       // gone since the listing
 	before := len(rec.Calls())
-	got, err := a.Peek(context.Background(), sel, []string{"21", "22", "23", "33"}, 2)
+	got, err := a.Peek(context.Background(), sel, []string{"21", "22", "23", "33"}, 2, PeekRows)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,10 +112,15 @@ func TestBackendOutput(t *testing.T) {
 		t.Errorf("design: %+v, %v", out, err)
 	}
 	// Issue 24: bidi controls would show the page's text in another order.
-	f.SetScreen(s.Name, "13", "x = \u202e\u2066admin\u2069\u202c", "\x1b[31mred")
+	// Issue 30: the colours tmux writes (capture-pane -e) are read into
+	// runs; other escapes are dropped, other control characters U+FFFD.
+	f.SetScreen(s.Name, "13", "x = \u202e\u2066admin\u2069\u202c", "\x1b[31mred\x1b]0;title\x07\x01")
 	out, err = b.Output(ctx, s.ID, "13", "")
-	if err != nil || len(out.Agents) != 1 || strings.Join(out.Agents[0].Lines, "|") != "x = \uFFFD\uFFFDadmin\uFFFD\uFFFD|\uFFFD[31mred" {
-		t.Errorf("bidi controls and escapes: %+q, %v; want them as U+FFFD", out.Agents, err)
+	if err != nil || len(out.Agents) != 1 || strings.Join(out.Agents[0].Lines, "|") != "x = \uFFFD\uFFFDadmin\uFFFD\uFFFD|red\uFFFD" {
+		t.Fatalf("bidi controls and escapes: %+v, %v; want them as U+FFFD", out.Agents, err)
+	}
+	if styled, _ := json.Marshal(out.Agents[0].Styled); string(styled) != "[[{\"text\":\"x = \uFFFD\uFFFDadmin\uFFFD\uFFFD\"}],[{\"text\":\"red\uFFFD\",\"fg\":1}]]" {
+		t.Errorf("styled: %s", styled)
 	}
 	tests := []struct {
 		ref, agent, lines string

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -50,8 +51,10 @@ func (s Selected) Shown() string { return layout.Printable(s.Name) }
 // Select picks the session for send, status, stop and attach:
 // MAS_SESSION_ID or MAS_SESSION_NAME when set; else the current tmux
 // session when it is a mas-* one; else the project's legacy session named
-// in $ROOT/.mas_session; else the only mas-* session. With several and no
-// hint it is an error that lists them, never a silent pick.
+// in $ROOT/.mas_session; else the only mas-* session that is not another
+// root's. With several and no hint it is an error that lists them, never
+// a silent pick; with only other roots' sessions, an *OthersError that
+// says whose each is.
 // It makes one tmux call, which also lists the session's panes and what
 // each session says of whose it is (layout.Owner).
 // A hint (an isolated session's id, its prefix, or a tmux session name)
@@ -62,16 +65,31 @@ func (s Selected) Shown() string { return layout.Printable(s.Name) }
 // the name of one of the root's isolated sessions) is never a tmux session
 // that says it is another root's or another session's (*ForeignError): two
 // roots can hold the same id, hence the same tmux name, and the one whose
-// files say it runs may have lost its tmux server. A session chosen by its
-// tmux name alone (MAS_SESSION_NAME, $TMUX, the only mas-* session) is
-// whichever runs under that name, as the original tool chose it: a
-// project's session is reached from any directory.
+// files say it runs may have lost its tmux server. A session named by its
+// tmux name alone (MAS_SESSION_NAME, $TMUX) is whichever runs under that
+// name, as the original tool chose it: a project's session is reached from
+// any directory. A session chosen without being named is never one whose
+// marks say it is another root's (issue 30: "cd B && mas stop -f" stopped
+// root A's session); one without marks is anyone's, as before.
 func (a *App) Select(ctx context.Context, hint string) (Selected, error) {
+	return a.choose(ctx, hint, false)
+}
+
+// SelectNamed is Select for a session the user named on the command line
+// (--session): besides what a hint names, any tmux session that runs, by
+// its name, whoever's, as MAS_SESSION_NAME names it. The root's isolated
+// sessions, by id, prefix or tmux name, are still checked as theirs.
+func (a *App) SelectNamed(ctx context.Context, name string) (Selected, error) {
+	return a.choose(ctx, name, true)
+}
+
+// choose is Select; named takes the hint for a name the user gave.
+func (a *App) choose(ctx context.Context, hint string, named bool) (Selected, error) {
 	snapshot, err := layout.Snapshot(ctx, a.Tmux)
 	if err != nil {
 		return Selected{}, err
 	}
-	s := &selection{a: a, root: a.Root(), hint: hint, snapshot: snapshot, names: layout.SessionNames(snapshot)}
+	s := &selection{a: a, root: a.Root(), hint: hint, named: named, snapshot: snapshot, names: layout.SessionNames(snapshot)}
 	for _, resolve := range resolvers {
 		if sel, done, err := resolve(s); done {
 			return sel, err
@@ -98,6 +116,7 @@ type selection struct {
 	a        *App
 	root     string
 	hint     string
+	named    bool // the hint is a name the user gave (SelectNamed)
 	snapshot []layout.PaneInfo
 	names    map[string]bool // the tmux sessions of snapshot
 }
@@ -163,10 +182,12 @@ func (s *selection) byHint() (Selected, bool, error) {
 		return pass()
 	}
 	id, err := isolated.Find(s.root, s.hint)
-	if isAmbiguous(err) {
+	switch {
+	case isAmbiguous(err):
 		return failed(err)
-	}
-	if err != nil {
+	case err != nil && s.named && s.names[s.hint]:
+		return s.pick(s.hint)
+	case err != nil:
 		return s.byLegacyHint()
 	}
 	sel, err := s.loadIsolated(id)
@@ -180,7 +201,11 @@ func (s *selection) byHint() (Selected, bool, error) {
 // byLegacyHint selects the root's legacy session by the name the command
 // was given.
 func (s *selection) byLegacyHint() (Selected, bool, error) {
-	if !isLegacySessionOf(s.root, s.hint) {
+	switch {
+	case isLegacySessionOf(s.root, s.hint):
+	case s.named:
+		return failed(notRunningf("no session %s: not a session of %s (%s), nor a tmux session that runs", s.hint, s.root, s.a.RootWhy()))
+	default:
 		return failed(notRunningf("%s is not a session of %s (%s)", s.hint, s.root, s.a.RootWhy()))
 	}
 	return checked(s.session(s.hint), legacy.Owner(s.root), notRunningf("no running session %s", s.hint),
@@ -278,25 +303,43 @@ func (s *selection) byProjectFile() (Selected, bool, error) {
 	return pass()
 }
 
-// byOnlyOne selects the only mas-* session; with none it is ErrNoSession,
-// with several a *SeveralError that lists them.
+// byOnlyOne selects the only mas-* session that is not another root's: a
+// session whose marks name another root is reached only by naming it
+// (issue 30). With several it is a *SeveralError that lists them; with
+// none, an *OthersError when other roots' sessions run, else ErrNoSession.
 func (s *selection) byOnlyOne() (Selected, bool, error) {
-	var mas []string
+	var mine []string
+	var others []Other
 	for _, n := range slices.Sorted(maps.Keys(s.names)) {
-		if strings.HasPrefix(n, "mas-") {
-			mas = append(mas, n)
+		switch owner := s.owner(n); {
+		case !strings.HasPrefix(n, "mas-"):
+		case owner.Root != "" && !layout.SamePath(owner.Root, s.root):
+			_, err := isolated.Find(s.root, n) // a name of the root's own, or of two of them
+			others = append(others, Other{Name: layout.Printable(n), Owner: owner, Shadowed: err == nil || isAmbiguous(err)})
+		default:
+			mine = append(mine, n)
 		}
 	}
-	switch len(mas) {
-	case 0:
-		return failed(ErrNoSession)
-	case 1:
-		return s.pick(mas[0])
+	switch {
+	case len(mine) == 1:
+		return s.pick(mine[0])
+	case len(mine) > 1:
+		for i, n := range mine {
+			mine[i] = layout.Printable(n) // for people only: see Selected.Shown
+		}
+		return failed(&SeveralError{Names: mine})
+	case len(others) > 0:
+		return failed(&OthersError{Root: s.root, Sessions: others})
 	}
-	for i, n := range mas {
-		mas[i] = layout.Printable(n) // for people only: see Selected.Shown
+	return failed(ErrNoSession)
+}
+
+// owner is whose the running tmux session name says it is.
+func (s *selection) owner(name string) layout.Owner {
+	if panes := layout.Of(s.snapshot, name); len(panes) > 0 {
+		return panes[0].Owner
 	}
-	return failed(&SeveralError{Names: mas})
+	return layout.Owner{}
 }
 
 // pick decides on a running tmux session by its name: the isolated
@@ -311,7 +354,36 @@ func (s *selection) pick(name string) (Selected, bool, error) {
 			return sel, true, nil
 		}
 	}
-	return s.session(name), true, nil
+	return s.theirs(name), true, nil
+}
+
+// theirs is the running tmux session name, picked by its name: when its
+// marks say it is a session of another root, and that root's own files
+// agree (its isolated session of that id has this name, or its legacy
+// session is this one), it is that root's session, so that a stop records
+// it where that root's session list reads it, and its agents' activity is
+// read where they report it; else it is the session of that name, as the
+// original tool took it. The marks alone never decide: the other root's
+// files must say the same.
+func (s *selection) theirs(name string) Selected {
+	sel := s.session(name)
+	o := s.owner(name)
+	if o.Root == "" || !filepath.IsAbs(o.Root) || layout.SamePath(o.Root, s.root) {
+		return sel
+	}
+	switch o.Mode {
+	case layout.Isolated:
+		if id, err := isolated.Find(o.Root, o.ID); err == nil && id == o.ID {
+			if iso, err := isolated.Load(o.Root, id); err == nil && iso.TmuxName == name {
+				sel.Root, sel.Iso = o.Root, iso
+			}
+		}
+	case layout.Legacy:
+		if isLegacySessionOf(o.Root, name) {
+			sel.Root = o.Root
+		}
+	}
+	return sel
 }
 
 // untrusted warns, once in the life of a, that root's .mas_session is
@@ -389,6 +461,40 @@ func (e *SeveralError) Error() string {
 	return fmt.Sprintf("several mas sessions are running (%s): choose one with MAS_SESSION_NAME=<name> or MAS_SESSION_ID=<id>",
 		strings.Join(e.Names, ", "))
 }
+
+// OthersError is a selection without a hint where every mas-* session
+// that runs says it is another root's: none is chosen unless named. It is
+// ErrNoSession (errors.Is) for callers that take none as an answer. Its
+// message says whose each is; the command line and the API add how to
+// name one in their own terms.
+type OthersError struct {
+	Root     string  // the root of the selection
+	Sessions []Other // sorted by name
+}
+
+// Other is a tmux session of another root.
+type Other struct {
+	Name  string       // as messages show it (layout.Printable)
+	Owner layout.Owner // whose it says it is
+	// Shadowed: an isolated session of the selection's root has its
+	// name, so that naming it there names that one; it is reached from
+	// its own root.
+	Shadowed bool
+}
+
+func (e *OthersError) Error() string {
+	var whose []string
+	for _, o := range e.Sessions {
+		whose = append(whose, o.Name+" is "+o.Owner.String())
+	}
+	return fmt.Sprintf("no session of root %q is running; %s", e.Root, strings.Join(whose, "; "))
+}
+
+func (e *OthersError) Unwrap() error { return ErrNoSession }
+
+// ShellQuote quotes s for a POSIX shell, when it needs it, for a command
+// line a message gives.
+func ShellQuote(s string) string { return shellQuote(s) }
 
 // isLegacySessionOf reports whether name is the legacy session of root:
 // the one its .mas_session names, or the one its project would start.

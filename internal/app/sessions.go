@@ -4,22 +4,42 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"mas/internal/activity"
 	"mas/internal/layout"
 	"mas/internal/roster"
 	"mas/isolated"
+	"mas/legacy"
 )
 
 // Find resolves an isolated session's id, its prefix or its tmux name
 // under the root. A malformed one is a usage error whose message starts
 // with prefix, and is isolated.ErrMalformedID; so is an ambiguous prefix,
 // an *isolated.AmbiguousError.
+//
+// A ref that names the root's legacy session (its tmux name: see
+// isLegacySessionOf) is a *LegacyError.
 func (a *App) Find(ref, prefix string) (root, id string, err error) {
 	root = a.Root()
 	id, err = isolated.Find(root, ref)
+	if (errors.Is(err, isolated.ErrMalformedID) || errors.Is(err, isolated.ErrNoSession)) && isLegacySessionOf(root, ref) {
+		return root, "", &LegacyError{Name: ref, Root: root}
+	}
 	return root, id, a.whereRoot(malformedAsUsage(err, prefix))
+}
+
+// LegacyError is the root's legacy session named where an isolated
+// session is looked for (Find): the verbs that read or change an isolated
+// session's workspace (resume, rm, env) have nothing to act on in it.
+type LegacyError struct {
+	Name string // its tmux session
+	Root string
+}
+
+func (e *LegacyError) Error() string {
+	return fmt.Sprintf("%s is the legacy session of root %q, not an isolated session", layout.Printable(e.Name), e.Root)
 }
 
 // whereRoot adds to an error that no session matches where the root came
@@ -37,12 +57,44 @@ func (a *App) Sessions(ctx context.Context) (sessions []isolated.Listed, tmuxErr
 	return isolated.List(ctx, a.Tmux, a.Root())
 }
 
-// SessionsAndPanes is Sessions with every pane of the tmux server, for
+// SessionList is every session of the root as session list shows it: its
+// isolated sessions and orphans (isolated.List), then its legacy session
+// (legacy.List), all checked against one listing of tmux; tmuxErr says
+// that the statuses could not be checked.
+func (a *App) SessionList(ctx context.Context) (list []Session, tmuxErr, err error) {
+	running, listErr := layout.ListSessions(ctx, a.Tmux)
+	return a.listAmong(ctx, running, listErr)
+}
+
+// SessionsAndPanes is SessionList with every pane of the tmux server, for
 // what the agents of each session do: one tmux call for both.
-func (a *App) SessionsAndPanes(ctx context.Context) (sessions []isolated.Listed, panes []layout.PaneInfo, tmuxErr, err error) {
+func (a *App) SessionsAndPanes(ctx context.Context) (list []Session, panes []layout.PaneInfo, tmuxErr, err error) {
 	panes, listErr := layout.Snapshot(ctx, a.Tmux)
-	sessions, tmuxErr, err = isolated.ListAmong(ctx, a.Tmux, a.Root(), layout.Refs(panes), listErr)
-	return sessions, panes, tmuxErr, err
+	list, tmuxErr, err = a.listAmong(ctx, layout.Refs(panes), listErr)
+	return list, panes, tmuxErr, err
+}
+
+// listAmong is SessionList against the tmux sessions a caller listed;
+// listErr is the listing's error. A .mas_session that cannot be trusted
+// is passed over with a warning (untrusted), as Select passes it over.
+func (a *App) listAmong(ctx context.Context, running []layout.Ref, listErr error) (list []Session, tmuxErr, err error) {
+	root := a.Root()
+	sessions, tmuxErr, err := isolated.ListAmong(ctx, a.Tmux, root, running, listErr)
+	if err != nil {
+		return nil, nil, err
+	}
+	list = make([]Session, 0, len(sessions)+1)
+	for _, l := range sessions {
+		list = append(list, SessionView(l, false))
+	}
+	legacies, err := legacy.List(root, running, listErr == nil)
+	if err != nil {
+		a.untrusted(root, err)
+	}
+	for _, l := range legacies {
+		list = append(list, LegacyView(l, false))
+	}
+	return list, tmuxErr, nil
 }
 
 // Describe describes one isolated session; tmuxErr says that its status
@@ -110,13 +162,7 @@ func SessionView(l isolated.Listed, detail bool) Session {
 	j := Session{SessionID: l.ID, TmuxSession: l.TmuxName, Status: l.Status, Error: l.Error,
 		CreatedAt: l.CreatedAt, WorkingDir: l.Dir, Mode: l.Mode}
 	if l.Error == "" && l.Dir != "" { // not an orphan, which has no directory
-		sum := activity.Summarize(l.ActivityDir())
-		if !sum.Last.IsZero() {
-			j.LastActivity = sum.Last.UTC().Format(time.RFC3339)
-		}
-		if l.Status == isolated.Active && sum.Events {
-			j.NeedsYou, j.Asking = new(sum.NeedPerson()), new(sum.Asking)
-		}
+		j.withActivity(l.ActivityDir())
 	}
 	if !detail {
 		return j
@@ -130,6 +176,39 @@ func SessionView(l isolated.Listed, detail bool) Session {
 		j.Logs = logs
 		md := l.Metadata()
 		j.Metadata = &md
+		j.Units = roster.IDs()
+	}
+	return j
+}
+
+// withActivity adds to j what the agents that report in dir (package
+// activity) last reported: when, and while j runs, how many need a
+// person and how many of those ask.
+func (j *Session) withActivity(dir string) {
+	sum := activity.Summarize(dir)
+	if !sum.Last.IsZero() {
+		j.LastActivity = sum.Last.UTC().Format(time.RFC3339)
+	}
+	if j.Status == isolated.Active && sum.Events {
+		j.NeedsYou, j.Asking = new(sum.NeedPerson()), new(sum.Asking)
+	}
+}
+
+// LegacyView is the root's legacy session as session list, session show
+// and the HTTP API show it: its tmux name is its id (as an orphan's is),
+// its workspace the root, its status active while its agents run and
+// stopped otherwise; detail adds the directories its agents share, its
+// pane logs and its units.
+func LegacyView(l legacy.Listed, detail bool) Session {
+	j := Session{SessionID: l.Name, TmuxSession: l.Name, Status: isolated.Stopped, CreatedAt: l.CreatedAt(),
+		WorkingDir: l.Root, Mode: layout.Legacy}
+	if l.Running {
+		j.Status = isolated.Active
+	}
+	j.withActivity(legacy.ActivityDir(l.Root))
+	if detail {
+		j.UnitDir, j.WorkflowsDir = filepath.Join(l.Root, "unit"), filepath.Join(l.Root, "workflows")
+		j.Logs, _ = filepath.Glob(filepath.Join(l.Root, "logs", "agent-*.log"))
 		j.Units = roster.IDs()
 	}
 	return j
@@ -151,17 +230,55 @@ type SessionDetail struct {
 func (a *App) ShowSession(ctx context.Context, root, id string) (d SessionDetail, tmuxErr error) {
 	l, agents, tmuxErr := a.DescribeAgents(ctx, root, id)
 	d.Session, d.Agents = SessionView(l, true), agents
-	if agents != nil && d.NeedsYou != nil {
-		needs, asking := 0, 0
-		for _, ag := range agents {
-			if activity.NeedsPerson(ag.Activity) {
-				needs++
-			}
-			if ag.Activity == activity.Asking {
-				asking++
-			}
-		}
-		d.NeedsYou, d.Asking = &needs, &asking
-	}
+	d.countNeeds()
 	return d, tmuxErr
+}
+
+// ShowLegacy is ShowSession for root's legacy session, tmux session name
+// (legacy.Describe), from one tmux listing of every pane of the server.
+func (a *App) ShowLegacy(ctx context.Context, root, name string) (d SessionDetail, tmuxErr error) {
+	snapshot, tmuxErr := layout.Snapshot(ctx, a.Tmux)
+	l := legacy.Describe(root, name, layout.Refs(snapshot), tmuxErr == nil)
+	d.Session = LegacyView(l, true)
+	if tmuxErr == nil && l.Running {
+		d.Agents = a.agents(Selected{Name: name, Root: root, Panes: layout.Of(snapshot, name)}, roster.IDs())
+	}
+	d.countNeeds()
+	return d, tmuxErr
+}
+
+// ShowRef is session show and GET /sessions/{id}: ShowSession for the
+// isolated session ref names (Find, its usage errors starting with
+// prefix), or ShowLegacy for the root's legacy session.
+func (a *App) ShowRef(ctx context.Context, ref, prefix string) (d SessionDetail, tmuxErr, err error) {
+	root, id, err := a.Find(ref, prefix)
+	var leg *LegacyError
+	switch {
+	case errors.As(err, &leg):
+		d, tmuxErr = a.ShowLegacy(ctx, root, leg.Name)
+		return d, tmuxErr, nil
+	case err != nil:
+		return d, nil, err
+	}
+	d, tmuxErr = a.ShowSession(ctx, root, id)
+	return d, tmuxErr, nil
+}
+
+// countNeeds counts the agents of d that need a person from the view of
+// its agents, when it has one: an agent whose pane is gone waits for no
+// one.
+func (d *SessionDetail) countNeeds() {
+	if d.Agents == nil || d.NeedsYou == nil {
+		return
+	}
+	needs, asking := 0, 0
+	for _, ag := range d.Agents {
+		if activity.NeedsPerson(ag.Activity) {
+			needs++
+		}
+		if ag.Activity == activity.Asking {
+			asking++
+		}
+	}
+	d.NeedsYou, d.Asking = &needs, &asking
 }

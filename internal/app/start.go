@@ -34,6 +34,10 @@ type Launched struct {
 	UnitDir      string
 	WorkflowsDir string
 	Socket       string // MAS_TMUX_SOCKET: the private tmux server it runs on, "" for the default one
+	// Owner, with legacy.ErrRunning, is whose the session found running
+	// says it is: another root's, when a project of the same name, or
+	// none (mas-tmux), runs elsewhere.
+	Owner layout.Owner
 }
 
 // AttachHint is the command that attaches to the session; on a private
@@ -106,8 +110,24 @@ func (a *App) Start(ctx context.Context, l Launch) (*Launched, error) {
 	if s == nil {
 		return nil, err
 	}
-	return &Launched{Mode: Legacy, Name: s.Name, Root: s.Root, Dir: s.Root,
-		UnitDir: s.UnitDir, WorkflowsDir: s.WorkflowsDir, Socket: a.Getenv("MAS_TMUX_SOCKET")}, err
+	launched := &Launched{Mode: Legacy, Name: s.Name, Root: s.Root, Dir: s.Root,
+		UnitDir: s.UnitDir, WorkflowsDir: s.WorkflowsDir, Socket: a.Getenv("MAS_TMUX_SOCKET")}
+	if errors.Is(err, legacy.ErrRunning) {
+		launched.Owner = a.ownerOf(ctx, s.Name)
+	}
+	return launched, err
+}
+
+// ownerOf is whose the running tmux session name says it is; nobody's in
+// particular when it says nothing, or tmux cannot tell.
+func (a *App) ownerOf(ctx context.Context, name string) layout.Owner {
+	refs, _ := layout.ListSessions(ctx, a.Tmux)
+	for _, r := range refs {
+		if r.Name == name {
+			return r.Owner
+		}
+	}
+	return layout.Owner{}
 }
 
 // checkProgram checks that the agent's program can run: an agent that

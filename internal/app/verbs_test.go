@@ -46,8 +46,10 @@ func TestSelect(t *testing.T) {
 		{[]string{"mas-a", "mas-b"}, nil, "", "SESSION_NAME='broken\n", "", "several mas sessions are running (mas-a, mas-b)", "issue 26: a broken .mas_session is passed over (TestSelectUntrustedSessionFile)"},
 		{[]string{"mas-a"}, nil, "", "SESSION_NAME=mas-gone\n", "mas-a", "", "issue 26: a .mas_session naming a session that is gone is passed over, as the original did"},
 		// Sessions marked as another root's (the mas-x* ones, below).
-		{[]string{"mas-x1"}, nil, "", "", "mas-x1", "", "the only mas session is another root's: picked by its name, as the original did"},
-		{[]string{"mas-a", "mas-x1", "mas-x2"}, nil, "", "", "", "several mas sessions are running (mas-a, mas-x1, mas-x2)", "other roots' sessions count among several"},
+		{[]string{"mas-x1"}, nil, "", "", "", "is running; mas-x1 is the legacy session of root", "issue 30: the only mas session is another root's: never chosen unnamed, and said whose it is"},
+		{[]string{"mas-x1", "mas-x2"}, nil, "", "", "", "mas-x1 is the legacy session of root", "issue 30: only other roots' sessions: each said whose"},
+		{[]string{"mas-a", "mas-x1", "mas-x2"}, nil, "", "", "mas-a", "", "issue 30: other roots' sessions are no candidates: the root's own is the only one"},
+		{[]string{"mas-x1"}, map[string]string{"TMUX": "/tmp/s,1,0"}, "", "", "mas-x1", "", "issue 30: being in another root's session names it"},
 		{[]string{"mas-a", "mas-x1"}, map[string]string{"MAS_SESSION_NAME": "mas-x1"}, "", "", "mas-x1", "", "MAS_SESSION_NAME names another root's session: the name is what was asked for"},
 		{[]string{"mas-a", "mas-x1"}, map[string]string{"TMUX": "/tmp/s,1,1"}, "", "", "mas-x1", "", "the current tmux session, another root's, is the one the user is in"},
 		{[]string{"mas-a", "mas-x1"}, nil, "", "SESSION_NAME=mas-x1\n", "", "project session file: tmux session mas-x1 belongs to", "attack: .mas_session names another root's session of the same project name"},
@@ -65,11 +67,50 @@ func TestSelect(t *testing.T) {
 			os.WriteFile(filepath.Join(a.Root(), ".mas_session"), []byte(tt.file), 0o644)
 		}
 		sel, err := a.Select(context.Background(), tt.hint)
-		switch {
-		case tt.want != "" && (err != nil || sel.Name != tt.want):
-			t.Errorf("%s: got %q, %v; want %q", tt.why, sel.Name, err, tt.want)
-		case tt.want == "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
-			t.Errorf("%s: got %q, %v; want an error with %q", tt.why, sel.Name, err, tt.err)
+		checkSelected(t, tt.why, sel, err, tt.want, tt.err)
+	}
+}
+
+// checkSelected checks that a selection picked want, or, want being "",
+// failed with an error that holds errPart.
+func checkSelected(t *testing.T, why string, sel Selected, err error, want, errPart string) {
+	t.Helper()
+	switch {
+	case want != "" && (err != nil || sel.Name != want):
+		t.Errorf("%s: got %q, %v; want %q", why, sel.Name, err, want)
+	case want == "" && (err == nil || !strings.Contains(err.Error(), errPart)):
+		t.Errorf("%s: got %q, %v; want an error with %q", why, sel.Name, err, errPart)
+	}
+}
+
+// TestSelectNamed: a session the user names (--session, issue 30) is
+// any tmux session that runs by its name, whoever's, as MAS_SESSION_NAME
+// takes it; the API's hint (Select) names the root's own sessions only.
+func TestSelectNamed(t *testing.T) {
+	tests := []struct {
+		running, foreign []string // foreign: marked as another root's
+		name             string
+		want             string // the session picked, or "" for an error
+		err              string // part of the error
+		why              string
+	}{
+		{[]string{"mas-a", "mas-b"}, []string{"mas-b"}, "mas-b", "mas-b", "", "issue 30: another root's session, named, is chosen"},
+		{[]string{"mas-tmux"}, []string{"mas-tmux"}, "mas-tmux", "mas-tmux", "", "issue 30: the root's legacy name, run by another root (a fresh directory's mas-tmux): named, it is that one"},
+		{[]string{"mas-a"}, nil, "mas-typo", "", "no session mas-typo: not a session of", "a name that does not run says so"},
+		{[]string{"mas-a", "mas-b"}, nil, "", "", "several mas sessions are running (mas-a, mas-b)", "no name: as Select"},
+	}
+	for _, tt := range tests {
+		a, f, _, _ := testApp(t, nil)
+		f.Add(tt.running...)
+		for _, n := range tt.foreign {
+			f.SetOptions(n, layout.Owner{Root: t.TempDir(), Mode: "legacy"}.Options()...)
+		}
+		sel, err := a.SelectNamed(context.Background(), tt.name)
+		checkSelected(t, tt.why, sel, err, tt.want, tt.err)
+		if tt.name != "" && tt.want != "" && len(tt.foreign) > 0 {
+			if _, err := a.Select(context.Background(), tt.name); err == nil {
+				t.Errorf("%s: the API's hint %s reached another root's session", tt.why, tt.name)
+			}
 		}
 	}
 }

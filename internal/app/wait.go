@@ -129,9 +129,11 @@ func describeAgents(agents []AgentStatus, want []activity.Activity) string {
 }
 
 // reselect lists the panes of the selected session again: the same tmux
-// session, found by the same name, whose panes may have changed.
+// session, found by the same name, whose panes may have changed. It was
+// chosen once, so it is found again by its name whoever's it is, as
+// --session finds it: Select's hint finds the root's own sessions only.
 func (a *App) reselect(ctx context.Context, sel Selected) (Selected, error) {
-	again, err := a.Select(ctx, sel.hint())
+	again, err := a.SelectNamed(ctx, sel.hint())
 	if err != nil {
 		if errors.Is(err, ErrNotRunning) || errors.Is(err, ErrNoSession) {
 			// Gone: every agent is missing.

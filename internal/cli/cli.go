@@ -7,7 +7,9 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"io"
+	"strings"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -33,6 +35,9 @@ type IO struct {
 	// terminals.
 	StdinTTY, StdoutTTY, StderrTTY bool
 	Version                        string
+	// Columns is the width of the terminal stdout is; 0 when it is none.
+	// Help is wrapped to it (COLUMNS wins).
+	Columns int
 }
 
 // CommandLine is the command line of mas over the verbs of app.
@@ -43,6 +48,9 @@ type CommandLine struct {
 	// stdout and stderr tell people what happens, on each stream in the
 	// colours that stream gets.
 	stdout, stderr *report.Reporter
+	// running is the command line being run, as read: messages that
+	// give the command back (withSession) rebuild it from it.
+	running *reading
 }
 
 // New returns the command line of e, its tmux calls going to the real tmux
@@ -64,9 +72,28 @@ func newCommandLine(e IO, verbs *app.App) *CommandLine {
 	return cl
 }
 
-// Run runs the command line e.Args. A usage error is an *app.UsageError.
+// Run runs the command line e.Args. A usage error is an *app.UsageError
+// whose Help names the help of the command that was misused.
 func Run(ctx context.Context, e IO) error {
-	return New(e).run(ctx, e.Args[1:])
+	cl := New(e)
+	return cl.withHelp(cl.run(ctx, e.Args[1:]), e.Args[1:])
+}
+
+// withHelp gives a usage error of the command line args the command line
+// that shows that command's help: "mas send --help"; "mas help" for mas
+// itself, for help and for the environment. Other errors pass.
+func (cl *CommandLine) withHelp(err error, args []string) error {
+	var ue *app.UsageError
+	if !errors.As(err, &ue) || ue.Help != "" {
+		return err
+	}
+	// An error about an environment variable begins with its name; mas
+	// help lists them.
+	help := "mas help"
+	if r := read(cl.root, args, false); len(r.names) > 0 && r.cmd != cmdHelp && !strings.HasPrefix(ue.Msg, "MAS_") {
+		help = "mas " + r.path() + " --help"
+	}
+	return &app.UsageError{Msg: err.Error(), Err: err, Help: help}
 }
 
 // run reads args against the spec and runs the command they name, or
@@ -79,6 +106,7 @@ func (cl *CommandLine) run(ctx context.Context, args []string) error {
 		args = append([]string{"version"}, args[1:]...)
 	}
 	r := read(cl.root, args, false)
+	cl.running = r
 	switch {
 	case r.help:
 		return cl.writeHelp(r)

@@ -12,12 +12,15 @@ import (
 )
 
 var cmdAttach = &command{name: "attach", usage: "Attach to the session (switch to it inside tmux)",
-	flags:  []flagSpec{{long: "window", short: "w", value: "W", kind: windowArg, usage: "window to show: " + roster.WindowList()}},
-	action: (*CommandLine).attachCommand}
+	flags:  []flagSpec{{long: "window", short: "w", value: "W", kind: windowArg, usage: "window to show: " + roster.WindowList()}, sessionFlag},
+	action: (*CommandLine).attachCommand,
+	examples: []example{
+		{"mas attach -w design", "attach to the session, showing the design unit's window"},
+	}}
 
 // attachCommand attaches to the selected session.
 func (cl *CommandLine) attachCommand(ctx context.Context, cc *ucli.Context) error {
-	sel, err := cl.app.Select(ctx, "")
+	sel, err := cl.selected(ctx, cc)
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,11 @@ import (
 
 var cmdCompletion = &command{name: "completion", args: []arg{required(scriptShellArg, "<shell>")},
 	usage:  "Print the completion script for " + completionShellList() + ": source <(mas completion bash)",
-	action: (*CommandLine).completion}
+	action: (*CommandLine).completion,
+	examples: []example{
+		{"source <(mas completion bash)", "complete mas in this bash"},
+		{`mas completion zsh > "${fpath[1]}/_mas"`, "complete mas in every zsh, from a file in $fpath"},
+	}}
 
 // completion prints the completion script for the shell named.
 func (cl *CommandLine) completion(_ context.Context, cc *ucli.Context) error {

@@ -18,7 +18,12 @@ var cmdEnv = &command{name: "env", args: []arg{required(sessionArg, "<id>")}, us
 		{long: "unset", usage: "print the commands that remove the variables"},
 		{long: "json", usage: "print a JSON object"},
 	},
-	action: (*CommandLine).envCommand}
+	action: (*CommandLine).envCommand,
+	examples: []example{
+		{"vars=$(mas env 1612c47f) && eval \"$vars\"", "load a session's variables into this shell"},
+		{"eval \"$(mas env 1612c47f --unset)\"", "remove them again"},
+		{"mas env 1612c47f --shell fish | source", "the same in fish"},
+	}}
 
 // defaultEnvShell is the syntax "mas env" prints without --shell.
 const defaultEnvShell = envfile.POSIX
@@ -82,6 +87,9 @@ func (cl *CommandLine) envCommand(_ context.Context, cc *ucli.Context) error {
 // still holds them can drop them.
 func (cl *CommandLine) envVars(ref string, unset bool) ([]envfile.Var, error) {
 	root, id, err := cl.app.Find(ref, "env: ")
+	if leg := (*app.LegacyError)(nil); errors.As(err, &leg) {
+		return nil, app.Usagef("env: %v: only an isolated session has variables to print", leg)
+	}
 	if unset && errors.Is(err, isolated.ErrNoSession) {
 		return (&isolated.Session{}).Environment(), nil
 	}

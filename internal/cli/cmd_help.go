@@ -13,13 +13,26 @@ import (
 )
 
 var cmdHelp = &command{name: "help", args: []arg{optional(commandArg, "[command]"), optional(subcommandArg, "[subcommand]")}, usage: "Show this help, or the help of one command",
-	action: (*CommandLine).help}
+	action: (*CommandLine).help,
+	examples: []example{
+		{"mas help session rm", "the help of one subcommand, with its examples"},
+	}}
+
+// example is one example of a command's use: a command line a person
+// can type, and what it does.
+type example struct {
+	line, what string
+}
 
 // help prints the whole help, or that of the command named by the arguments.
 func (cl *CommandLine) help(_ context.Context, cc *ucli.Context) error {
+	args := cc.Args().Slice()
 	r := &reading{cmd: cl.root}
-	if rest := r.descend(cc.Args().Slice()); len(rest) > 0 || r.help || r.err != nil {
-		return app.Usagef("help: unknown command: %s", strings.TrimSpace(strings.Join(cc.Args().Slice(), " ")))
+	switch rest := r.descend(args); {
+	case r.err != nil:
+		return app.Usagef("help: %v", r.err)
+	case len(rest) > 0 || r.help:
+		return app.Usagef("help: unknown command %q", strings.Join(args, " "))
 	}
 	return cl.writeHelp(r)
 }
@@ -30,7 +43,8 @@ func (cl *CommandLine) writeHelp(r *reading) error {
 	var b strings.Builder
 	if c := r.cmd; c == cl.root {
 		fmt.Fprintf(&b, "mas %s - run a team of 13 coding agents in tmux\n\n", cl.io.Version)
-		b.WriteString("Usage:\n  mas <command> [arguments] [flags]\n  mas [flags]\n\nFlags:\n")
+		b.WriteString("Usage:\n  mas <command> [arguments] [flags]\n  mas [flags]\n\n")
+		b.WriteString("mas help <command> (or mas <command> --help) shows one command with examples.\n\nFlags:\n")
 		writeFlagsHelp(&b, c.flags)
 		b.WriteString("\nCommands:\n")
 		for _, cmd := range c.subs {
@@ -44,9 +58,55 @@ func (cl *CommandLine) writeHelp(r *reading) error {
 		}
 		b.WriteString("Usage:\n")
 		writeCommandHelp(&b, c, prefix)
+		if takesTarget(c) {
+			b.WriteString("\n" + targetsHelp())
+		}
+		writeExamples(&b, c)
 	}
-	_, err := fmt.Fprint(cl.io.Stdout, b.String())
+	_, err := fmt.Fprint(cl.io.Stdout, wrap(b.String(), cl.helpWidth()))
 	return err
+}
+
+// writeExamples writes the examples of c and of its subcommands, each a
+// comment that says what it does above the command line.
+func writeExamples(b *strings.Builder, c *command) {
+	all := allExamples(c)
+	if len(all) == 0 {
+		return
+	}
+	b.WriteString("\nExamples:\n")
+	for i, e := range all {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(b, "  # %s\n  %s\n", e.what, e.line)
+	}
+}
+
+// takesTarget tells whether a positional or a flag of c names agents:
+// its help then lists the target forms.
+func takesTarget(c *command) bool {
+	for _, a := range c.args {
+		if a.kind == targetArg {
+			return true
+		}
+	}
+	for _, f := range c.flags {
+		if f.kind == targetArg {
+			return true
+		}
+	}
+	return false
+}
+
+// allExamples are the examples of c and of its subcommands, in the order
+// help lists the commands.
+func allExamples(c *command) []example {
+	all := c.examples
+	for _, s := range c.subs {
+		all = append(all, allExamples(s)...)
+	}
+	return all
 }
 
 func writeCommandHelp(b *strings.Builder, c *command, prefix string) {
@@ -60,9 +120,7 @@ func writeCommandHelp(b *strings.Builder, c *command, prefix string) {
 
 // rootHelpFooter ends "mas help" and makes the man page's last sections.
 var rootHelpFooter = "\n" + targetsHelp() + `
-<id> (session, env, MAS_SESSION_ID): the full session UUID, any unique prefix of it
-(4 characters or more; an ambiguous one is a usage error that lists the
-candidates), or mas-xxxxxxxx.
+<id> (session, env, --session, MAS_SESSION_ID): the full session UUID, any unique prefix of it (4 characters or more; an ambiguous one is a usage error that lists the candidates), or mas-xxxxxxxx.
 
 Environment:
   MAS_SESSION_MODE    legacy or isolated; when unset, start is isolated if
@@ -109,7 +167,7 @@ func writeFlagsHelp(b *strings.Builder, flags []flagSpec) {
 	}
 }
 
-// targetsHelp lists the targets of send, peek and list -u, as the roster
+// targetsHelp lists the targets of send, wait, peek and list -u, as the roster
 // names them.
 func targetsHelp() string {
 	windows, units := roster.Windows(), roster.WindowNames()
@@ -126,7 +184,7 @@ func targetsHelp() string {
 		width = max(width, len(r[0]))
 	}
 	var b strings.Builder
-	b.WriteString("Targets (send, peek, list -u):\n")
+	b.WriteString("Targets (send, wait, peek, list -u):\n")
 	for _, r := range rows {
 		fmt.Fprintf(&b, "  %-*s   %s\n", width, r[0], r[1])
 	}

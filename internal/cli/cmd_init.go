@@ -14,7 +14,10 @@ import (
 
 var cmdInit = &command{name: "init", usage: "Create unit/, workflows/ and .masrc here, the units filled from the templates",
 	flags:  []flagSpec{{long: "name", value: "NAME", usage: "project name (read from stdin when missing)"}},
-	action: (*CommandLine).initProject}
+	action: (*CommandLine).initProject,
+	examples: []example{
+		{"mas init --name shop", "make this directory the project shop"},
+	}}
 
 // initProject makes the working directory a MAS project.
 func (cl *CommandLine) initProject(_ context.Context, cc *ucli.Context) error {

@@ -15,7 +15,11 @@ var cmdList = &command{name: "list", usage: "List the agents, or those a target 
 		{long: "unit", short: "u", value: "TARGET", kind: targetArg, usage: "only the agents of TARGET (same forms as send)"},
 		{long: "json", usage: "print JSON: one object per agent (id, name, model, window, pane)"},
 	},
-	action: (*CommandLine).list}
+	action: (*CommandLine).list,
+	examples: []example{
+		{"mas list -u workers", "the nine workers"},
+		{"mas list -u 0", "the agents of window 0: the meta manager"},
+	}}
 
 // list prints the roster, byte for byte as the bash tool did. With -u only
 // the agents the target names, in its order; parts of the target that name

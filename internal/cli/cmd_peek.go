@@ -15,8 +15,13 @@ var cmdPeek = &command{name: "peek", args: []arg{optional(targetArg, "[target]")
 	flags: []flagSpec{
 		{long: "lines", short: "n", value: "LINES", usage: "lines of each agent, 1 to 2000 (default 20)"},
 		{long: "json", usage: "print a JSON array: id, name, window, status and lines of each agent"},
+		sessionFlag,
 	},
-	action: (*CommandLine).peek}
+	action: (*CommandLine).peek,
+	examples: []example{
+		{"mas peek 00 -n5", "the last 5 lines of agent 00's screen"},
+		{"mas peek design --json", "the design unit's screens as JSON"},
+	}}
 
 // peek prints the last lines of the screens of the agents a target names
 // (all of them without one), each block headed by the agent.
@@ -33,11 +38,17 @@ func (cl *CommandLine) peek(ctx context.Context, cc *ucli.Context) error {
 	if err != nil {
 		return app.Usagef("peek: %v", err)
 	}
-	sel, err := cl.app.Select(ctx, "")
+	sel, err := cl.selected(ctx, cc)
 	if err != nil {
 		return err
 	}
-	agents, err := cl.app.Peek(ctx, sel, ids, lines)
+	// The text shows the rows as the screen does; JSON joins those of a
+	// wrapped line, for a reader that wraps at its own width.
+	form := app.PeekRows
+	if cc.Bool("json") {
+		form = app.PeekJoined
+	}
+	agents, err := cl.app.Peek(ctx, sel, ids, lines, form)
 	if err != nil {
 		return err
 	}

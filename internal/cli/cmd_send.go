@@ -24,8 +24,14 @@ var cmdSend = &command{name: "send", args: []arg{required(targetArg, "<target>")
 		{long: "no-execute", short: "n", usage: "only type the message (the default)"},
 		{long: "force", short: "f", usage: "send even to an agent that is asking a person (the text answers its dialog)"},
 		{long: "json", usage: "print what became of the message for each agent as JSON"},
+		sessionFlag,
 	},
-	action: (*CommandLine).send}
+	action: (*CommandLine).send,
+	examples: []example{
+		{"mas send design \"Draft the onboarding flow\" -e", "type into the design unit's agents and press Enter"},
+		{"mas send 10 31 \"Review the draft\" -e", "from agent 10 to agent 31, the message beginning [From: Agent 10]"},
+		{"mas send 00 -- -e", "type the text -e, without Enter"},
+	}}
 
 // send types a message into the agents a target names: "send <target>
 // <message>", or "send <from> <target> <message>" (the bash tool's later
@@ -61,7 +67,7 @@ func (cl *CommandLine) send(ctx context.Context, cc *ucli.Context) error {
 	if len(ids) == 0 {
 		return fmt.Errorf("invalid target: %q (see mas help for the target forms)", target)
 	}
-	sel, err := cl.app.Select(ctx, "")
+	sel, err := cl.selected(ctx, cc)
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,10 @@ var cmdSessionCreate = &command{name: "create", usage: "Create an isolated sessi
 		{long: "no-attach", usage: "do not attach to the session afterwards"},
 		{long: "json", usage: "print the session as session show --json does, instead of its id"},
 	},
-	action: (*CommandLine).sessionCreate}
+	action: (*CommandLine).sessionCreate,
+	examples: []example{
+		{"id=$(mas session create --no-attach)", "create a session and keep its id"},
+	}}
 
 func (cl *CommandLine) sessionCreate(ctx context.Context, cc *ucli.Context) error {
 	l := app.Launch{Mode: app.Isolated, ID: cl.io.Getenv("MAS_SESSION_ID")}

@@ -10,14 +10,18 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"mas/internal/app"
+	"mas/internal/layout"
 )
 
-var cmdSessionList = &command{name: "list", usage: "List every session under the root, checked against tmux, and the orphans (tmux sessions of the root whose directory is gone)",
+var cmdSessionList = &command{name: "list", usage: "List every session under the root, checked against tmux, the orphans (tmux sessions of the root whose directory is gone) and the root's legacy session",
 	flags:  []flagSpec{{long: "json", usage: "print JSON"}},
-	action: (*CommandLine).sessionList}
+	action: (*CommandLine).sessionList,
+	examples: []example{
+		{"mas session list --json", "every session of the root, as JSON"},
+	}}
 
 func (cl *CommandLine) sessionList(ctx context.Context, cc *ucli.Context) error {
-	sessions, tmuxErr, err := cl.app.Sessions(ctx)
+	sessions, tmuxErr, err := cl.app.SessionList(ctx)
 	if err != nil {
 		return err
 	}
@@ -42,18 +46,15 @@ func (cl *CommandLine) sessionList(ctx context.Context, cc *ucli.Context) error 
 		out := struct {
 			Sessions []app.Session `json:"sessions"`
 			Total    int           `json:"total"`
-		}{Sessions: []app.Session{}, Total: len(sessions)}
-		for _, l := range sessions {
-			out.Sessions = append(out.Sessions, app.SessionView(l, false))
-		}
+		}{Sessions: append([]app.Session{}, sessions...), Total: len(sessions)}
 		return cl.writeJSON(out)
 	}
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	// NEEDS YOU comes last: scripts read the columns before it.
-	fmt.Fprintln(tw, "SESSION ID\tTMUX\tSTATUS\tCREATED\tWORKSPACE\tNEEDS YOU")
-	for _, l := range sessions {
-		j := app.SessionView(l, false)
+	// New columns come last (NEEDS YOU, then MODE): scripts read the
+	// columns before them.
+	fmt.Fprintln(tw, "SESSION ID\tTMUX\tSTATUS\tCREATED\tWORKSPACE\tNEEDS YOU\tMODE")
+	for _, j := range sessions {
 		status := string(j.Status)
 		if j.Error != "" {
 			status += " (" + j.Error + ")"
@@ -62,7 +63,7 @@ func (cl *CommandLine) sessionList(ctx context.Context, cc *ucli.Context) error 
 		if dir == "" {
 			dir = "-" // an orphan has none
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", j.SessionID, j.TmuxSession, status, j.CreatedAt, dir, needsYou(j))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", layout.Printable(j.SessionID), layout.Printable(j.TmuxSession), status, j.CreatedAt, dir, needsYou(j), j.Mode)
 	}
 	tw.Flush()
 	_, err = fmt.Fprint(cl.io.Stdout, b.String())

@@ -8,7 +8,10 @@ import (
 )
 
 var cmdSessionPrune = &command{name: "prune", usage: "Remove what interrupted creations left and repair the index",
-	action: (*CommandLine).sessionPrune}
+	action: (*CommandLine).sessionPrune,
+	examples: []example{
+		{"mas session prune", "clean up after creations that were interrupted"},
+	}}
 
 func (cl *CommandLine) sessionPrune(ctx context.Context, _ *ucli.Context) error {
 	removed, finished, err := cl.app.Prune(ctx)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -12,7 +13,11 @@ import (
 
 var cmdSessionResume = &command{name: "resume", args: []arg{optional(stoppedSessionArg, "[<id>]")}, usage: "Start a stopped session again in its own workspace, same id and tmux name, each agent in its own conversation (its prompts are not sent again)",
 	flags:  []flagSpec{{long: "all", usage: "instead of <id>: every session that was active when its tmux server went away (a reboot), not those stopped on purpose"}},
-	action: (*CommandLine).sessionResume}
+	action: (*CommandLine).sessionResume,
+	examples: []example{
+		{"mas session resume 1612c47f", "start a stopped session again"},
+		{"mas session resume --all", "after a reboot: every session that was running"},
+	}}
 
 func (cl *CommandLine) sessionResume(ctx context.Context, cc *ucli.Context) error {
 	switch {
@@ -24,6 +29,9 @@ func (cl *CommandLine) sessionResume(ctx context.Context, cc *ucli.Context) erro
 		return app.Usagef("session resume: missing <id> (or --all)")
 	}
 	root, id, err := cl.findSession(cc)
+	if leg := (*app.LegacyError)(nil); errors.As(err, &leg) {
+		return fmt.Errorf("session resume: %w: start it again with: mas start", err)
+	}
 	if err != nil {
 		return err
 	}

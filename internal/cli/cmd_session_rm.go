@@ -7,15 +7,22 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"mas/internal/app"
 	"mas/isolated"
 )
 
 var cmdSessionRm = &command{name: "rm", args: []arg{required(sessionArg, "<id>")}, usage: "Remove a stopped session: its directory, with what the agents wrote, and its index entry",
 	flags:  []flagSpec{{long: "force", short: "f", usage: "stop the session first when it runs"}},
-	action: (*CommandLine).sessionRemove}
+	action: (*CommandLine).sessionRemove,
+	examples: []example{
+		{"mas session rm 1612c47f -f", "stop a session if it runs, then remove it and its files"},
+	}}
 
 func (cl *CommandLine) sessionRemove(ctx context.Context, cc *ucli.Context) error {
 	root, id, err := cl.findSession(cc)
+	if leg := (*app.LegacyError)(nil); errors.As(err, &leg) {
+		return fmt.Errorf("session rm: %w: it has no directory of its own to remove; stop it with: mas stop", err)
+	}
 	if err != nil {
 		return err
 	}

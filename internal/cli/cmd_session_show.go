@@ -11,18 +11,24 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"mas/internal/app"
+	"mas/internal/layout"
 )
 
 var cmdSessionShow = &command{name: "show", args: []arg{required(sessionArg, "<id>")}, usage: "Show one session: paths, units, status, metadata",
 	flags:  []flagSpec{{long: "json", usage: "print JSON"}},
-	action: (*CommandLine).sessionShow}
+	action: (*CommandLine).sessionShow,
+	examples: []example{
+		{"mas session show 1612c47f", "one session's paths, units and status"},
+	}}
 
 func (cl *CommandLine) sessionShow(ctx context.Context, cc *ucli.Context) error {
-	root, id, err := cl.findSession(cc)
+	d, tmuxErr, err := cl.app.ShowRef(ctx, cc.Args().First(), "session show: ")
 	if err != nil {
 		return err
 	}
-	d := cl.showSession(ctx, root, id)
+	if tmuxErr != nil {
+		cl.stderr.Warnf("status not checked against tmux: %v", tmuxErr)
+	}
 	if cc.Bool("json") {
 		return cl.writeJSON(d)
 	}
@@ -30,8 +36,8 @@ func (cl *CommandLine) sessionShow(ctx context.Context, cc *ucli.Context) error 
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 1, ' ', 0)
 	row := func(k, v string) { fmt.Fprintf(tw, "%s:\t%s\n", k, v) }
-	row("Session", j.SessionID)
-	row("tmux", j.TmuxSession)
+	row("Session", layout.Printable(j.SessionID))
+	row("tmux", layout.Printable(j.TmuxSession))
 	row("Status", string(j.Status))
 	if j.Error != "" {
 		row("Error", j.Error)

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"mas/internal/app"
+	"mas/internal/layout"
 	"mas/legacy"
 )
 
@@ -17,7 +19,12 @@ var cmdStart = &command{name: "start", usage: "Start the 13 agents; MAS_SESSION_
 		{long: "skip-init", usage: "do not fill a missing unit directory from the templates"},
 		{long: "no-attach", usage: "do not attach to the session afterwards"},
 	},
-	action: (*CommandLine).start}
+	action: (*CommandLine).start,
+	examples: []example{
+		{"mas start", "start the team here and attach to it"},
+		{"MAS_SESSION_MODE=isolated mas start --no-attach", "start a session with a workspace of its own, and stay in this shell"},
+		{"mas start --config prompts.json", "send each agent its prompt once it is ready"},
+	}}
 
 // start starts a session in the mode app.Env.SessionMode decides.
 func (cl *CommandLine) start(ctx context.Context, cc *ucli.Context) error {
@@ -53,10 +60,7 @@ func (cl *CommandLine) launch(ctx context.Context, l app.Launch, config string, 
 	}
 	s, err := cl.app.Start(ctx, l)
 	if errors.Is(err, legacy.ErrRunning) {
-		mas := app.SocketPrefix(s.Socket) + "mas"
-		cl.stderr.Existsf("Session '%s' already exists", s.Name)
-		cl.stderr.Infof("Attach to it: %s attach", mas)
-		cl.stderr.Infof("Stop it: %s stop", mas)
+		cl.exists(s)
 		return nil
 	}
 	if err != nil {
@@ -103,4 +107,28 @@ func (cl *CommandLine) printLaunched(ctx context.Context, s *app.Launched, out l
 		cl.stdout.Infof("Workspace: %s", s.Dir)
 	}
 	return nil
+}
+
+// exists says that the legacy session s, which a start found running,
+// exists, and how to attach to it or stop it. Another root's (a project of
+// the same name, or a second directory's mas-tmux) is reached by naming
+// it, and this directory gets a session of its own under a name of its
+// own (issue 30).
+func (cl *CommandLine) exists(s *app.Launched) {
+	mas := app.SocketPrefix(s.Socket) + "mas"
+	if s.Owner.Root == "" || layout.SamePath(s.Owner.Root, s.Root) {
+		cl.stderr.Existsf("Session '%s' already exists", s.Name)
+		cl.stderr.Infof("Attach to it: %s attach", mas)
+		cl.stderr.Infof("Stop it: %s stop", mas)
+		return
+	}
+	name := filepath.Base(s.Root)
+	if legacy.SessionName(name) == s.Name {
+		name = "<name>"
+	} else {
+		name = app.ShellQuote(name)
+	}
+	cl.stderr.Existsf("Session '%s' already exists: it is %s", s.Name, s.Owner)
+	cl.stderr.Infof("To start this directory's own, give its project another name: %s init --name %s, then %s start", mas, name, mas)
+	cl.stderr.Infof("Attach to that one: %s attach --session %s", mas, app.ShellQuote(s.Name))
 }

@@ -17,13 +17,21 @@ var cmdStatus = &command{name: "status", usage: "Show whether the session and it
 	flags: []flagSpec{
 		{long: "detail", usage: "add start time, workspace, windows and one line per agent"},
 		{long: "json", usage: "print the same data as JSON"},
+		sessionFlag,
 	},
-	action: (*CommandLine).status}
+	action: (*CommandLine).status,
+	examples: []example{
+		{"mas status --detail", "the session, its windows and one line per agent"},
+		{"mas status --detail --json", "the same as JSON"},
+	}}
 
 // status prints whether the selected session and its agents run.
 func (cl *CommandLine) status(ctx context.Context, cc *ucli.Context) error {
-	sel, err := cl.app.Select(ctx, "")
+	sel, err := cl.selected(ctx, cc)
 	if errors.Is(err, app.ErrNoSession) {
+		if others := (*app.OthersError)(nil); errors.As(err, &others) {
+			cl.stderr.Hintf("%v", err) // none of this root: whose those that run are
+		}
 		sel, err = app.Selected{Name: "none", Root: cl.app.Root()}, nil
 	}
 	if err != nil {

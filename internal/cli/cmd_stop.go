@@ -9,13 +9,16 @@ import (
 )
 
 var cmdStop = &command{name: "stop", usage: "Stop the session (asks y/N, answered on stdin)",
-	flags:  []flagSpec{{long: "force", short: "f", usage: "do not ask"}},
-	action: (*CommandLine).stop}
+	flags:  []flagSpec{{long: "force", short: "f", usage: "do not ask"}, sessionFlag},
+	action: (*CommandLine).stop,
+	examples: []example{
+		{"mas stop -f", "stop the session without asking"},
+	}}
 
 // stop stops the selected session, after a y/N question whose answer is a
 // line of stdin; y stops it, as with the original, and yes too (isYes).
 func (cl *CommandLine) stop(ctx context.Context, cc *ucli.Context) error {
-	sel, err := cl.app.Select(ctx, "")
+	sel, err := cl.selected(ctx, cc)
 	if err != nil {
 		return err
 	}

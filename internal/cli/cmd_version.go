@@ -11,7 +11,10 @@ import (
 
 var cmdVersion = &command{name: "version", usage: "Print the version, and the commit and date it was built from",
 	flags:  []flagSpec{{long: "json", usage: "print JSON: version, and commit, commitDate, modified, module, go when known"}},
-	action: (*CommandLine).version}
+	action: (*CommandLine).version,
+	examples: []example{
+		{"mas --version", "the same as mas version"},
+	}}
 
 // version prints "mas version <v>" (a line scripts parse) and where the
 // binary comes from: the commit and its date, or how it was built; with

@@ -19,8 +19,13 @@ var cmdWait = &command{name: "wait", args: []arg{optional(targetArg, "[target]")
 		{long: "for", value: "ACTIVITY", usage: "wait for this activity only: waiting (turn ended) or asking (a dialog)"},
 		{long: "timeout", value: "DURATION", usage: "give up after DURATION (90s, 5m, or seconds), exit 1"},
 		{long: "json", usage: "print the agents as JSON, as status --detail --json does"},
+		sessionFlag,
 	},
-	action: (*CommandLine).wait}
+	action: (*CommandLine).wait,
+	examples: []example{
+		{"mas wait design --timeout 5m", "until the design unit's agents all need you, for 5 minutes at most"},
+		{"mas wait 21 --for asking", "until agent 21 asks a person (a dialog)"},
+	}}
 
 // wait blocks until every agent a target names (all 13 without one) needs
 // a person, then prints them, one line each: "21 waiting", "22 asking:
@@ -45,7 +50,7 @@ func (cl *CommandLine) wait(ctx context.Context, cc *ucli.Context) error {
 			return app.Usagef("wait: --timeout %v", err)
 		}
 	}
-	sel, err := cl.app.Select(ctx, "")
+	sel, err := cl.selected(ctx, cc)
 	if err != nil {
 		return err
 	}

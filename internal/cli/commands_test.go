@@ -47,6 +47,8 @@ var commandCases = []commandCase{
 	{"bidi", []string{"peek", "00"}, "", "== 00 Meta Manager (running) ==\nfile \uFFFDtxt.exe\uFFFD \uFFFDok\uFFFD\n", "", ""},
 	{"bidi", []string{"peek", "00", "--json"}, "", "~\"lines\": [\n      \"file \uFFFDtxt.exe\uFFFD \uFFFDok\uFFFD\"\n    ]", "", ""},
 	{"running", []string{"peek", "00", "-n", "1"}, "", "== 00 Meta Manager (running) ==\nagent 00 of mas-a\n", "", ""},
+	{"running", []string{"peek", "00", "-n1"}, "", "== 00 Meta Manager (running) ==\nagent 00 of mas-a\n", "", ""},    // issue 30: pflag's -n5
+	{"running", []string{"send", "00", "hi", "-e=false", "-n"}, "", "[SUCCESS] Message sent to 1/1 agents\n", "", ""}, // issue 30: -e=false is no -e
 	{"running", []string{"peek", "00,nope"}, "", "", "", `usage: peek: no agent matches "nope"`},
 	{"running", []string{"peek", "-n", "0"}, "", "", "", `usage: peek: -n "0": the number of lines must be from 1 to 2000`},
 	{"running", []string{"peek", "-n", "-3"}, "", "", "", `usage: peek: -n "-3": the number of lines`},
@@ -86,11 +88,24 @@ var commandCases = []commandCase{
 	{"lost", []string{"session", "resume", "--all"}, "", "{id} resumed in tmux session {name}\n", "~[INFO] Resumed 1 session; attach with: mas session attach ", ""},
 	{"lost", []string{"session", "list"}, "", "~  stopped  ", "", ""},
 	{"stopped", []string{"session", "resume", "{id}"}, "", "", "~[INFO] Resumed session {id} in tmux session {name}", ""},
-	{"orphan", []string{"session", "list"}, "", "~\n{name}  {name}  orphan  2023-11-14T22:13:20Z  -          -\n", "", ""},
+	{"orphan", []string{"session", "list"}, "", "~\n{name}  {name}  orphan  2023-11-14T22:13:20Z  -          -          isolated\n", "", ""},
 	{"orphan", []string{"session", "list", "--json"}, "", "~\"sessionId\": \"{name}\",\n      \"tmuxSession\": \"{name}\",\n      \"status\": \"orphan\",", "", ""},
 	{"orphan", []string{"session", "stop", "{name}"}, "", "", "[INFO] Stopped orphaned tmux session {name} (of session {id}, whose directory is gone)\n", ""},
 	{"orphan", []string{"session", "stop", "{id}"}, "", "", "", "no such session {id} under "},
-	{"foreign", []string{"session", "list"}, "", "SESSION ID  TMUX  STATUS  CREATED  WORKSPACE  NEEDS YOU\n", "", ""},
+	{"foreign", []string{"session", "list"}, "", "SESSION ID  TMUX  STATUS  CREATED  WORKSPACE  NEEDS YOU  MODE\n", "", ""},
+	// Issue 30: the root's legacy session is listed, by its tmux name, and
+	// the session verbs take that name.
+	{"legacy", []string{"session", "list"}, "", "~\nmas-tmux    mas-tmux  active  ", "", ""},
+	{"legacy", []string{"session", "list"}, "", "~  {root}  -          legacy\n", "", ""},
+	{"legacy", []string{"session", "list", "--json"}, "", "~\"sessionId\": \"mas-tmux\",\n      \"tmuxSession\": \"mas-tmux\",\n      \"status\": \"active\",", "", ""},
+	{"legacy", []string{"session", "list", "--json"}, "", "~\"workingDir\": \"{root}\",\n      \"mode\": \"legacy\"", "", ""},
+	{"legacy", []string{"session", "show", "mas-tmux"}, "", "~Mode:      legacy\n", "", ""},
+	{"legacy", []string{"session", "show", "mas-tmux"}, "", "~Workspace: {root}\nUnits:     {root}/unit\n", "", ""},
+	{"legacy", []string{"session", "rm", "mas-tmux"}, "", "", "", "session rm: mas-tmux is the legacy session of root \"{root}\", not an isolated session: it has no directory of its own to remove; stop it with: mas stop"},
+	{"legacy", []string{"session", "resume", "mas-tmux"}, "", "", "", "session resume: mas-tmux is the legacy session of root \"{root}\", not an isolated session: start it again with: mas start"},
+	{"legacy", []string{"session", "attach", "mas-tmux"}, "", "", "", "not a terminal: attach from one with: tmux attach -t mas-tmux"},
+	{"legacy", []string{"env", "mas-tmux"}, "", "", "", "usage: env: mas-tmux is the legacy session of root \"{root}\", not an isolated session: only an isolated session has variables to print"},
+	{"legacy", []string{"session", "stop", "mas-tmux"}, "", "", "[INFO] Stopped session mas-tmux\n", ""},
 	{"foreign", []string{"session", "stop", "mas-abcdef12"}, "", "", "", "no such session mas-abcdef12 under {root}/sessions, nor an orphaned tmux session of this root by that name (the root, from MAS_ROOT)"},
 	{"isolated", []string{"env", "{id}"}, "", "~export MAS_SESSION_ID={id}\n", "", ""},
 	{"isolated", []string{"env", "{id}", "--shell", "fish"}, "", "~set -gx MAS_SESSION_ID '{id}'\n", "", ""},
@@ -107,7 +122,8 @@ var commandCases = []commandCase{
 		"mas: warning: no agent matches target \"nope\"\n", ""},
 	{"", []string{"list", "--json", "-u", "nope"}, "", "[]\n", "mas: warning: no agent matches target \"nope\"\n", ""},
 	{"", []string{"list", "--json"}, "", "~    \"id\": \"33\",\n    \"name\": \"Analytics\",\n    \"model\": \"sonnet\",\n    \"window\": \"business\",\n    \"pane\": 3\n  }\n]\n", "", ""},
-	{"", []string{"help", "nope"}, "", "", "", "usage: help: unknown command: nope"},
+	{"", []string{"help", "nope"}, "", "", "", `usage: help: unknown command "nope"`},
+	{"", []string{"help", "stauts"}, "", "", "", `usage: help: unknown command "stauts"; did you mean "status"?`}, // issue 30
 	{"", []string{"serve", "--addr", "0.0.0.0:0"}, "", "", "", "usage: serve: refusing to listen on 0.0.0.0:0 without MAS_API_TOKEN"},
 }
 
@@ -197,6 +213,11 @@ func commandSetup(t *testing.T, setup string, stderr *bytes.Buffer) (verbs *app.
 			if err := verbs.StopSession(context.Background(), root, id); err != nil {
 				t.Fatal(err)
 			}
+		}
+		stderr.Reset()
+	case "legacy":
+		if _, err := verbs.Start(context.Background(), app.Launch{Mode: app.Legacy}); err != nil {
+			t.Fatal(err)
 		}
 		stderr.Reset()
 	case "foreign":

@@ -8,6 +8,7 @@ import (
 	"mas/envfile"
 	"mas/internal/roster"
 	"mas/isolated"
+	"mas/legacy"
 )
 
 // completeCommand is the hidden command the completion scripts call:
@@ -49,10 +50,12 @@ func (cl *CommandLine) candidates(words []string) []string {
 		return cl.flagValues(*r.pending, cur, "")
 	case !r.dashdash && len(r.pos) >= c.literal && strings.HasPrefix(cur, "-"):
 		return cl.flagCandidates(c, cur)
-	case len(r.pos) >= len(c.args):
+	}
+	a, ok := c.argAt(len(r.pos))
+	if !ok {
 		return nil
 	}
-	return cl.values(c.args[len(r.pos)].kind, r.pos, cur)
+	return cl.values(a.kind, r.pos, cur)
 }
 
 // subcommands completes a command name under c; at the top, a word that
@@ -64,17 +67,21 @@ func (cl *CommandLine) subcommands(c *command, cur string) []string {
 	return withPrefix(c.subNames(), cur)
 }
 
-// flagCandidates completes a flag of c: its names, or the value after
-// "--flag=".
+// flagCandidates completes a flag of c: its names, the value after
+// "--flag=" or after a one-letter flag ("-udes", as the run reads
+// -udesign), or true and false after a switch's "=".
 func (cl *CommandLine) flagCandidates(c *command, cur string) []string {
-	name, value, ok := strings.Cut(cur, "=")
-	if !ok {
+	f, value, hasValue, ok := c.flagWord(cur)
+	given := strings.TrimSuffix(cur, value) // "--shell=", "-u"
+	switch {
+	case !hasValue:
 		return withPrefix(flagNames(c.flags), cur)
+	case !ok:
+		return nil
+	case f.value != "":
+		return cl.flagValues(f, value, given)
 	}
-	if f, found := c.lookupFlag(strings.TrimLeft(name, "-")); found && f.value != "" {
-		return cl.flagValues(f, value, name+"=")
-	}
-	return nil
+	return withPrefix([]string{given + "true", given + "false"}, cur)
 }
 
 // flagValues completes the value of f; prefix ("--shell=") is put back
@@ -103,6 +110,8 @@ func (cl *CommandLine) values(kind argKind, before []string, cur string) []strin
 		return cl.sessionRefs(cur, isolated.Active)
 	case stoppedSessionArg:
 		return cl.sessionRefs(cur, isolated.Stopped)
+	case namedSessionArg:
+		return cl.namedSessions(cur)
 	case scriptShellArg:
 		return withPrefix(completionShells(), cur)
 	case envShellArg:
@@ -170,6 +179,18 @@ func (cl *CommandLine) sessionRefs(cur string, status isolated.Status) []string 
 		}
 	}
 	return withPrefix(refs, cur)
+}
+
+// namedSessions completes --session: the root's active sessions, and its
+// legacy session when its .mas_session says that one runs. Other roots'
+// sessions, which --session takes by their tmux names, would need tmux:
+// completion never runs it.
+func (cl *CommandLine) namedSessions(cur string) []string {
+	refs := cl.sessionRefs(cur, isolated.Active)
+	if name, err := legacy.RunningName(cl.app.Root()); err == nil && name != "" && strings.HasPrefix(name, cur) {
+		refs = append(refs, name)
+	}
+	return refs
 }
 
 // flagNames are the long and short forms of flags.

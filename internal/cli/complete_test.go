@@ -44,8 +44,17 @@ func TestCandidates(t *testing.T) {
 		{[]string{"send", "--", "d"}, []string{"design", "development"}, "the target after a -- that ends the flags, as the run reads send -- 00 hi"},
 		{[]string{"send", "00", "--", "-"}, nil, "the message after --, never a flag: the run types send 00 -- -e as the text -e"},
 		{[]string{"list", "-u", "ma"}, []string{"managers"}, "a flag's value"},
+		{[]string{"list", "-uma"}, []string{"-umanagers"}, "issue 30: attached to a one-letter flag, as the run reads -umanagers"},
+		{[]string{"list", "-u"}, []string{"-u"}, "the flag itself, until a letter of its value follows"},
+		{[]string{"peek", "-n5", "des"}, []string{"design"}, "the run reads -n5 as -n 5: the target comes next"},
+		{[]string{"status", "--json="}, []string{"--json=true", "--json=false"}, "issue 30: a switch's =true and =false"},
+		{[]string{"send", "00", "hi", "-e=f"}, []string{"-e=false"}, "in its one-letter form too"},
 		{[]string{"peek", "00,des"}, []string{"00,design"}, "peek takes a target as send does"},
-		{[]string{"peek", "--"}, []string{"--lines", "--json"}, "flags of peek"},
+		{[]string{"peek", "--"}, []string{"--lines", "--json", "--session"}, "flags of peek"},
+		{[]string{"peek", "--session", ""}, []string{active[:8]}, "issue 30: --session offers the active sessions"},
+		{[]string{"send", "00", "hi", "-s", "mas-"}, []string{"mas-" + active[:8]}, "issue 30: -s after the message, by tmux name"},
+		{[]string{"stop", "--session=" + active[:4]}, []string{"--session=" + active[:8]}, "issue 30: the --session=value form"},
+		{[]string{"session", "stop", active[:8], ""}, []string{active[:8]}, "issue 30: session stop takes several ids"},
 		{[]string{"env", ""}, prefixes, "8-character prefixes of every session"},
 		{[]string{"env", active[:9]}, []string{active}, "the full id once it is being typed"},
 		{[]string{"env", "mas-"}, tmuxNames, "tmux names"},
@@ -192,4 +201,18 @@ func TestCompleteCommand(t *testing.T) {
 	if help, _, _ := runCLI(t, "help"); strings.Contains(help, "__complete") {
 		t.Error("help shows the hidden __complete")
 	}
+}
+
+// TestCandidatesOfSessionFlag (issue 30): --session offers the root's
+// active sessions and its legacy session when its .mas_session says that
+// one runs; other roots' sessions would need tmux, which completion never
+// runs.
+func TestCandidatesOfSessionFlag(t *testing.T) {
+	verbs, _, root, active, _ := twoSessions(t)
+	if err := os.WriteFile(filepath.Join(root, ".mas_session"), []byte("SESSION_NAME=mas-demo\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := newCommandLine(IO{Getenv: verbs.Getenv, Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Cwd: root}, verbs)
+	checkCandidates(t, "status --session <TAB>", a.candidates([]string{"status", "--session", ""}), []string{active[:8], "mas-demo"}, "the active session and the running legacy one")
+	checkCandidates(t, "wait -s mas-<TAB>", a.candidates([]string{"wait", "-s", "mas-"}), []string{"mas-" + active[:8], "mas-demo"}, "by tmux name")
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	ucli "github.com/urfave/cli/v2"
@@ -19,6 +20,7 @@ const (
 	sessionArg                       // a session: a unique prefix of its id, the id, or mas-xxxxxxxx
 	activeSessionArg                 // a session that runs: the only kind stop and attach act on
 	stoppedSessionArg                // a stopped session: the only kind resume acts on
+	namedSessionArg                  // --session: a running session of the root, or any mas tmux session by name
 	scriptShellArg                   // a shell that mas completion writes a script for
 	envShellArg                      // a shell that mas env writes for
 	windowArg                        // a window of the team
@@ -32,11 +34,15 @@ type arg struct {
 	kind     argKind
 	name     string // as help and the usage errors show it: "<target>", "[target]"
 	optional bool
+	many     bool // the last positional only: it takes every word left
 }
 
 // required and optional make the positionals of the specs.
 func required(kind argKind, name string) arg { return arg{kind: kind, name: name} }
 func optional(kind argKind, name string) arg { return arg{kind: kind, name: name, optional: true} }
+
+// oneOrMore is a last positional that takes one word or more: "<id>...".
+func oneOrMore(kind argKind, name string) arg { return arg{kind: kind, name: name, many: true} }
 
 // flagSpec is one flag of a command. value is the placeholder of a flag
 // that takes a value ("FILE"), and kind what the value names; a flag
@@ -64,7 +70,24 @@ type command struct {
 	literal int
 	action  func(*CommandLine, context.Context, *ucli.Context) error
 	subs    []*command
+	// examples are what help and the man page show under EXAMPLES.
+	examples []example
 }
+
+// argAt is the positional that the word at index i (from 0) is, or
+// false when c takes no such word.
+func (c *command) argAt(i int) (arg, bool) {
+	switch {
+	case i < len(c.args):
+		return c.args[i], true
+	case c.takesMore():
+		return c.args[len(c.args)-1], true
+	}
+	return arg{}, false
+}
+
+// takesMore tells whether c's last positional takes every word left.
+func (c *command) takesMore() bool { return len(c.args) > 0 && c.args[len(c.args)-1].many }
 
 func (c *command) minArgs() int {
 	n := 0
@@ -90,11 +113,28 @@ func (c *command) shownArgs() []string {
 
 func (c *command) lookupFlag(name string) (flagSpec, bool) {
 	for _, f := range c.flags {
-		if name == f.long || name == f.short {
+		if name != "" && (name == f.long || name == f.short) {
 			return f, true
 		}
 	}
 	return flagSpec{}, false
+}
+
+// flagWord is the flag the word w names and the value it carries, if
+// any: --name, -name, --name=value, -x=value or, for a one-letter flag
+// that takes a value, -xVALUE ("-n5", as pflag reads it). ok is false
+// when w names no flag of c.
+func (c *command) flagWord(w string) (f flagSpec, value string, hasValue, ok bool) {
+	name, value, hasValue := strings.Cut(strings.TrimLeft(w, "-"), "=")
+	if f, ok := c.lookupFlag(name); ok {
+		return f, value, hasValue, true
+	}
+	if len(w) > 2 && w[0] == '-' && w[1] != '-' {
+		if f, ok := c.lookupFlag(w[1:2]); ok && f.value != "" {
+			return f, w[2:], true, true
+		}
+	}
+	return flagSpec{}, "", false, false
 }
 
 func (c *command) sub(name string) *command {
@@ -130,6 +170,9 @@ type reading struct {
 	dashdash bool
 	help     bool  // -h or --help asks for the command's help
 	err      error // the first usage error; help and err are never both set
+	// mistyped is a word that looks like a flag and names none, taken as
+	// a positional where no such word can be: the target of send.
+	mistyped string
 }
 
 // read reads words, the arguments after "mas", against the spec whose root
@@ -160,11 +203,14 @@ func read(root *command, words []string, typing bool) *reading {
 	if r.pending != nil && !typing {
 		r.fail(app.Usagef("%s needs a value", words[len(words)-1]))
 	}
+	if r.mistyped != "" && !typing {
+		r.fail(r.unknownFlag(r.mistyped)) // before the count: it is why a word is missing
+	}
 	switch c := r.cmd; {
 	case typing:
 	case len(r.pos) < c.minArgs():
 		r.fail(app.Usagef("%s: missing %s", r.path(), c.args[len(r.pos)].name))
-	case len(r.pos) > len(c.args):
+	case len(r.pos) > len(c.args) && !c.takesMore():
 		r.fail(app.Usagef("%s: unexpected argument %q", r.path(), r.pos[len(c.args)]))
 	}
 	return r
@@ -185,11 +231,9 @@ func (r *reading) descend(words []string) []string {
 		case isHelp(w):
 			r.stop(true, nil)
 		case strings.HasPrefix(w, "-"):
-			r.fail(app.Usagef("unknown flag %s", w))
-		case len(r.names) == 0:
-			r.fail(app.Usagef("unknown command: %s", w))
+			r.fail(r.unknownFlag(w))
 		default:
-			r.fail(app.Usagef("%s: unknown command: %s", r.cmd.name, w))
+			r.fail(r.unknownCommand(w))
 		}
 		return nil
 	}
@@ -217,7 +261,7 @@ func (r *reading) word(words []string, first, typing bool) int {
 	case w == "--" && (len(words) > 1 || typing || len(r.pos) >= c.literal):
 		r.dashdash = true
 	case len(r.pos) < c.literal && !(first && isHelp(w)):
-		r.pos = append(r.pos, w)
+		r.literal(w)
 	case isHelp(w):
 		r.stop(true, nil)
 	case len(w) > 1 && w[0] == '-':
@@ -229,16 +273,16 @@ func (r *reading) word(words []string, first, typing bool) int {
 }
 
 // flag reads the flag words[0] and returns 1 when it took its value from
-// the next word, 0 otherwise.
+// the next word, 0 otherwise. A switch may be given =true or =false
+// (--json=false, -e=false), as urfave/cli and pflag take it.
 func (r *reading) flag(words []string) int {
 	w := words[0]
-	name, value, hasValue := strings.Cut(strings.TrimLeft(w, "-"), "=")
-	f, ok := r.cmd.lookupFlag(name)
+	f, value, hasValue, ok := r.cmd.flagWord(w)
 	switch {
 	case !ok:
-		r.fail(app.Usagef("%s: unknown flag %s", r.path(), w))
+		r.fail(r.unknownFlag(w))
 	case f.value == "" && hasValue:
-		r.fail(app.Usagef("%s: %s takes no value", r.path(), strings.SplitN(w, "=", 2)[0]))
+		r.boolValue(f, w, value)
 	case f.value == "":
 		r.flags = append(r.flags, "--"+f.long)
 	case hasValue:
@@ -250,6 +294,30 @@ func (r *reading) flag(words []string) int {
 		r.pending = &f // an error at the end, unless a word is being typed
 	}
 	return 0
+}
+
+// boolValue reads the value of the switch f given as w: true or false,
+// in any form strconv.ParseBool (and so urfave/cli) takes.
+func (r *reading) boolValue(f flagSpec, w, value string) {
+	b, err := strconv.ParseBool(value)
+	if err != nil {
+		flag, _, _ := strings.Cut(w, "=")
+		r.fail(app.Usagef("%s: %s takes true or false, not %q", r.path(), flag, value))
+		return
+	}
+	r.flags = append(r.flags, "--"+f.long+"="+strconv.FormatBool(b))
+}
+
+// literal takes w as the next positional, whatever it looks like. A word
+// that looks like a flag and names none, where only an agent can be, is
+// remembered as the mistyped flag it must be ("send --exectue 00 hi").
+func (r *reading) literal(w string) {
+	if len(w) > 1 && w[0] == '-' && r.cmd.args[len(r.pos)].kind != textArg && r.mistyped == "" {
+		if _, _, _, ok := r.cmd.flagWord(w); !ok {
+			r.mistyped = w
+		}
+	}
+	r.pos = append(r.pos, w)
 }
 
 // fail records err unless help or an earlier error came first.

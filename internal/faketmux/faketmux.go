@@ -336,12 +336,14 @@ func (f *Server) capture(args []string) ([]byte, error) {
 		}
 		capture, display, _ := strings.Cut(words[3], " ; ")
 		fields := strings.Fields(capture)
-		if len(fields) < 4 || fields[0] != "capture-pane" || fields[2] != "-t" {
+		t := slices.Index(fields, "-t")
+		if len(fields) < 4 || fields[0] != "capture-pane" || t < 0 || t+1 >= len(fields) {
 			return nil, missing(args, "fake tmux: unexpected command list "+words[3])
 		}
-		lines, ok := f.screen(strings.Trim(fields[3], "'"))
+		target := strings.Trim(fields[t+1], "'")
+		lines, ok := f.screen(target)
 		if !ok {
-			_, id, _ := strings.Cut(strings.Trim(fields[3], "'"), ":.")
+			_, id, _ := strings.Cut(target, ":.")
 			failed = append(failed, "can't find pane: "+id)
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"mas/internal/sgr"
 	"mas/tmux"
 )
 
@@ -19,10 +20,79 @@ const MaxCaptureLines = 2000
 var ErrLines = fmt.Errorf("the number of lines must be from 1 to %d", MaxCaptureLines)
 
 // Capture returns the last n lines of each pane's text, its history and
-// screen (trailing blank lines dropped), read by one tmux process; panes
-// are pane targets (PaneInfo.Target), and the map's keys. A pane that is
-// gone by the time tmux reaches it, or is no longer in the session its
-// target names, is absent from the map; the others are read all the same.
+// screen (trailing blank lines dropped), as the screen shows them: a line
+// longer than the pane is cut into rows. It is read by one tmux process;
+// panes are pane targets (PaneInfo.Target), and the map's keys. A pane
+// that is gone by the time tmux reaches it, or is no longer in the
+// session its target names, is absent from the map; the others are read
+// all the same.
+func Capture(ctx context.Context, c tmux.Client, panes []string, n int) (map[string][]string, error) {
+	got, err := capture(ctx, c, panes, n, "-p")
+	for p, lines := range got {
+		for i, l := range lines {
+			lines[i] = Printable(l)
+		}
+		got[p] = lastLines(lines, n, func(l string) bool { return strings.TrimSpace(l) == "" })
+	}
+	return got, err
+}
+
+// Line is a line of a pane read with its colours: its text, and the same
+// text in runs of one style.
+type Line struct {
+	Text string
+	Runs []sgr.Run
+}
+
+// CaptureStyled is Capture with the rows of a line that the pane wrapped
+// joined into one (capture-pane -J: a page or a terminal wraps it again
+// at its own width) and with the colours and attributes of the text
+// (-e), which package sgr reads, every other escape dropped; the text of
+// each run is made Printable. The last n rows are read, so a line may
+// start before the first of them; trailing spaces without a background
+// are dropped, as Capture drops them.
+func CaptureStyled(ctx context.Context, c tmux.Client, panes []string, n int) (map[string][]Line, error) {
+	raw, err := capture(ctx, c, panes, n, "-p -e -J")
+	got := make(map[string][]Line, len(raw))
+	for p, rows := range raw {
+		styled := sgr.Parse(rows)
+		lines := make([]Line, len(styled))
+		for i, runs := range styled {
+			lines[i] = styledLine(runs)
+		}
+		got[p] = lastLines(lines, n, func(l Line) bool { return strings.TrimSpace(l.Text) == "" })
+	}
+	return got, err
+}
+
+// styledLine is a line of runs, their text made printable and the spaces
+// that end it without a background dropped.
+func styledLine(runs []sgr.Run) Line {
+	for i := range runs {
+		runs[i].Text = Printable(runs[i].Text)
+	}
+	for len(runs) > 0 {
+		last := &runs[len(runs)-1]
+		if last.Bg != (sgr.Color{}) || last.Inverse {
+			break
+		}
+		last.Text = strings.TrimRight(last.Text, " ")
+		if last.Text != "" {
+			break
+		}
+		runs = runs[:len(runs)-1]
+	}
+	l := Line{Runs: make([]sgr.Run, 0, len(runs))}
+	for _, r := range runs {
+		l.Text += r.Text
+		l.Runs = append(l.Runs, r)
+	}
+	return l
+}
+
+// capture returns the rows of each pane as tmux gives them, capture-pane
+// run with flags (which must hold -p), before anything is dropped or made
+// printable.
 //
 // Each pane is read by "capture-pane" followed by a marker line that
 // "display-message" prints, both in a command list of their own (the
@@ -31,7 +101,7 @@ var ErrLines = fmt.Errorf("the number of lines must be from 1 to %d", MaxCapture
 // the panes after it are still read. The marker holds a random word drawn
 // for this call, which a pane's text cannot hold but by chance: whatever a
 // program prints, its lines are never taken for a marker.
-func Capture(ctx context.Context, c tmux.Client, panes []string, n int) (map[string][]string, error) {
+func capture(ctx context.Context, c tmux.Client, panes []string, n int, flags string) (map[string][]string, error) {
 	if n < 1 || n > MaxCaptureLines {
 		return nil, fmt.Errorf("%w: %d", ErrLines, n)
 	}
@@ -48,7 +118,7 @@ func Capture(ctx context.Context, c tmux.Client, panes []string, n int) (map[str
 	cmds := make([][]string, len(panes))
 	for i, p := range panes {
 		cmds[i] = []string{"if-shell", "-F", "1",
-			fmt.Sprintf("capture-pane -p -t '%s' -S -%d ; display-message -p '%s'", p, n, marker(nonce, i))}
+			fmt.Sprintf("capture-pane %s -t '%s' -S -%d ; display-message -p '%s'", flags, p, n, marker(nonce, i))}
 	}
 	out, err := c.Batch(ctx, nil, cmds...)
 	switch {
@@ -63,10 +133,10 @@ func Capture(ctx context.Context, c tmux.Client, panes []string, n int) (map[str
 		line = strings.TrimSuffix(line, "\n")
 		i, ok := markerIndex(line, nonce, len(panes))
 		if !ok {
-			block = append(block, Printable(line))
+			block = append(block, line)
 			continue
 		}
-		got[panes[i]] = lastLines(block, n)
+		got[panes[i]] = block
 		block = nil
 	}
 	return got, nil
@@ -88,15 +158,15 @@ func markerIndex(line, nonce string, panes int) (int, bool) {
 
 // lastLines drops the trailing blank lines of a pane's text (the empty
 // rows of its screen) and keeps its last n lines.
-func lastLines(lines []string, n int) []string {
-	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+func lastLines[L any](lines []L, n int, blank func(L) bool) []L {
+	for len(lines) > 0 && blank(lines[len(lines)-1]) {
 		lines = lines[:len(lines)-1]
 	}
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]
 	}
 	if lines == nil {
-		return []string{}
+		return []L{}
 	}
 	return lines
 }

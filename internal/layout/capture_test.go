@@ -2,6 +2,7 @@ package layout
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -220,4 +221,53 @@ func seq(from, to int) string {
 		fmt.Fprintf(&b, "line %d\n", i)
 	}
 	return b.String()
+}
+
+// TestCaptureStyledRealTmux reads a pane with its colours against tmux:
+// a line wider than the pane comes back whole, colours and attributes as
+// runs, trailing spaces dropped but those with a background, and what a
+// program prints to inject markup, a link or a title is text or nothing.
+func TestCaptureStyledRealTmux(t *testing.T) {
+	r := tmuxtest.Server(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	long := strings.Repeat("a", 50) + strings.Repeat("b", 20)
+	text := "\x1b[1;31mred bold\x1b[0m plain \x1b[38;5;200mpink\x1b[0m\n" +
+		long + "\n" +
+		"end   \n" +
+		"\x1b[44mbar  \x1b[0m\n" +
+		"\x1b]8;;http://evil.test/\x1b\\link\x1b]8;;\x1b\\ </span><script>x</script>\x1b]0;title\x07\n"
+	out, err := r.Run(ctx, nil, "new-session", "-d", "-s", "sty", "-x", "40", "-y", "12", "-P", "-F", "#{session_id}:.#{pane_id}",
+		"--", "sh", "-c", `printf '%s' "$1"; tmux wait-for -S done; exec sleep 600`, "sh", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Run(ctx, nil, "wait-for", "done"); err != nil {
+		t.Fatal(err)
+	}
+	pane := strings.TrimSpace(string(out))
+	got, err := CaptureStyled(ctx, r, []string{pane}, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts, runs []string
+	for _, l := range got[pane] {
+		texts = append(texts, l.Text)
+		var b strings.Builder
+		for _, run := range l.Runs {
+			st, _ := json.Marshal(run.Style)
+			b.WriteString("[" + run.Text + "|" + string(st) + "]")
+		}
+		runs = append(runs, b.String())
+	}
+	wantTexts := []string{"red bold plain pink", long, "end", "bar  ", "link </span><script>x</script>"}
+	wantRuns := []string{`[red bold|{"fg":1,"bold":true}][ plain |{}][pink|{"fg":[255,0,215]}]`, "[" + long + "|{}]", "[end|{}]",
+		`[bar  |{"bg":4}]`, "[link </span><script>x</script>|{}]"}
+	if !slices.Equal(texts, wantTexts) || !slices.Equal(runs, wantRuns) {
+		t.Errorf("got\n%q\n%q\nwant\n%q\n%q", texts, runs, wantTexts, wantRuns)
+	}
+	rows, err := Capture(ctx, r, []string{pane}, 20)
+	if want := []string{"red bold plain pink", long[:40], long[40:], "end", "bar", "link </span><script>x</script>"}; err != nil || !slices.Equal(rows[pane], want) {
+		t.Errorf("Capture: %q, %v; want the rows as the screen shows them, %q", rows[pane], err, want)
+	}
 }

@@ -24,6 +24,8 @@ let wanted = new URLSearchParams(location.search).get("session") || "";
 let sessions = [];
 let listKey = ""; // what the table shows, to redraw it only when it changes
 let errorFromRefresh = false;
+let reveal = false; // scroll to the screens once they show, the list above
+
 // What each agent of the watched session was doing at the last refresh,
 // by id, to see it change: empty until a refresh of that session.
 let seen = { session: "", activity: new Map() };
@@ -259,6 +261,9 @@ function select(id, now = true) {
   history.replaceState(null, "", id ? "?session=" + encodeURIComponent(id) : location.pathname);
   document.getElementById("grid").replaceChildren();
   document.getElementById("sent").hidden = true;
+  document.getElementById("message").elements.target.value = "";
+  document.getElementById("view").classList.toggle("watching", !!id);
+  reveal = !!id;
   listKey = "";
   if (now) refresh();
 }
@@ -278,7 +283,7 @@ function renderSessions() {
   document.getElementById("no-sessions").hidden = sessions.length > 0;
   if (!sessions.length) document.getElementById("new-session").open = true;
   let hidden = 0;
-  for (const s of sessions) {
+  for (const s of newestFirst(sessions)) {
     // The session watched stays listed, with its buttons.
     if (hideStopped() && s.status === "stopped" && s.sessionId !== selected) {
       hidden++;
@@ -288,13 +293,29 @@ function renderSessions() {
     tr.dataset.id = s.sessionId;
     if (s.sessionId === selected) tr.className = "selected";
     tr.append(el("td", s.tmuxSession, "name"), el("td", s.sessionId, "id"), el("td", s.mode, "mode"),
-      el("td", s.status, "status status-" + s.status), needsYou(s), el("td", s.createdAt, "created"));
+      el("td", s.status, "status status-" + s.status), needsYou(s), created(s.createdAt));
     tr.title = s.workingDir;
     tr.append(el("td", undefined, "actions"));
     tr.lastChild.append(...actions(s));
     body.append(tr);
   }
   document.getElementById("hidden-count").textContent = hidden ? "(" + hidden + " hidden)" : "";
+}
+
+// newestFirst is the sessions, the one created last first.
+function newestFirst(list) {
+  const at = (s) => Date.parse(s.createdAt) || 0;
+  return [...list].sort((x, y) => at(y) - at(x) || (x.sessionId < y.sessionId ? -1 : 1));
+}
+
+// created is the cell of when a session was created, in the viewer's
+// time zone and way of writing dates; the time as the API gives it (RFC
+// 3339) in its tooltip.
+function created(iso) {
+  const t = Date.parse(iso);
+  const td = el("td", Number.isNaN(t) ? iso : new Date(t).toLocaleString(), "created");
+  td.title = iso;
+  return td;
 }
 
 // needsYou is the cell that says how many agents of a running session
@@ -379,7 +400,7 @@ async function refreshView() {
   let why = "";
   if (!selected) why = "Choose a session above (Watch) to see its agents.";
   else if (!s) why = "Session " + selected + " is no longer listed under this root.";
-  else if (s.status !== "active") why = s.tmuxSession + " is " + s.status + (s.mode === "isolated" && s.status === "stopped" ? ": Resume brings it back." : ".");
+  else if (s.status !== "active") why = s.tmuxSession + " is " + s.status + stoppedHint(s);
   note.textContent = why;
   note.hidden = !why;
   form.hidden = !!why;
@@ -396,6 +417,18 @@ async function refreshView() {
   titleOf(s.tmuxSession, list);
   renderGrid(list);
   document.getElementById("view-updated").textContent = "updated " + new Date().toLocaleTimeString();
+  if (reveal) {
+    reveal = false;
+    document.getElementById("view").scrollIntoView({ block: "start" });
+  }
+}
+
+// stoppedHint ends the note on a session that does not run: how to bring
+// back a stopped one. The legacy session is started again as it was
+// started (the page has no Resume for it: it has no workspace to resume).
+function stoppedHint(s) {
+  if (s.status !== "stopped") return ".";
+  return s.mode === "legacy" ? ": start it again with mas start, or New session in legacy mode." : ": Resume brings it back.";
 }
 
 // renderGrid shows one tile per agent, kept from one refresh to the next:
@@ -406,35 +439,118 @@ function renderGrid(list) {
   const grid = document.getElementById("grid");
   const tiles = [];
   for (const a of list) {
-    let tile = grid.querySelector('[data-agent="' + CSS.escape(a.id) + '"]');
-    if (!tile) {
-      tile = el("article", undefined, "tile");
-      tile.dataset.agent = a.id;
-      const head = el("header");
-      head.append(el("span", a.id, "id"), el("span", a.name, "name"), el("span", "", "activity"),
-        el("span", "", "since quiet"), el("span", "", "state"));
-      tile.append(head, el("p", "", "ask"), el("pre", "", "screen"));
-      grid.append(tile);
-    }
+    const tile = grid.querySelector('[data-agent="' + CSS.escape(a.id) + '"]') || newTile(grid, a);
     renderActivity(tile, a);
     tiles.push([rank(a.activity), tiles.length, tile]);
     const screen = tile.querySelector(".screen");
-    const text = (a.lines || []).join("\n");
-    if (screen.textContent === text) continue;
+    const key = JSON.stringify(a.styled || a.lines || []);
+    if (shownOn.get(screen) === key) continue;
     const wasAtEnd = atEnd(screen);
-    screen.textContent = text;
+    shownOn.set(screen, key);
+    renderScreen(screen, a);
     if (wasAtEnd) screen.scrollTop = screen.scrollHeight;
   }
   tiles.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
   const order = tiles.map((t) => t[2]);
   if (order.every((t, i) => grid.children[i] === t)) return;
-  // Moved, a screen forgets where it was scrolled to.
+  // Moved, a screen forgets where it was scrolled to, and a box being
+  // typed in its focus.
   const scrolled = order.map((t) => {
     const screen = t.querySelector(".screen");
     return [screen, screen.scrollTop, atEnd(screen)];
   });
+  const focused = document.activeElement;
   grid.append(...order);
   for (const [screen, top, end] of scrolled) screen.scrollTop = end ? screen.scrollHeight : top;
+  if (focused && focused !== document.activeElement && grid.contains(focused)) focused.focus();
+}
+
+// shownOn is what each screen shows, as the API gave it, to redraw a
+// screen only when it changes.
+const shownOn = new WeakMap();
+
+// newTile makes the tile of agent a: a header, what it asks, its screen
+// and a box that sends to it alone. A click on the tile makes it the
+// target of the message box too.
+function newTile(grid, a) {
+  const tile = el("article", undefined, "tile");
+  tile.dataset.agent = a.id;
+  const head = el("header");
+  const typed = el("span", "typed, not submitted", "typed");
+  typed.title = "The last message from this page was typed into its input without Enter";
+  typed.hidden = true;
+  head.append(el("span", a.id, "id"), el("span", a.name, "name"), typed, el("span", "", "activity"),
+    el("span", "", "since quiet"), el("span", "", "state"));
+  const box = el("form", undefined, "send");
+  const text = el("textarea");
+  text.name = "text";
+  text.rows = 1;
+  text.required = true;
+  text.placeholder = "Ctrl+Enter sends";
+  text.setAttribute("aria-label", "Message to " + a.id + " " + a.name);
+  sendOnCtrlEnter(text, box);
+  const send = el("button", "Send");
+  send.type = "submit";
+  box.append(text, send);
+  box.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    sendMessage(a.id, text);
+  });
+  tile.append(head, el("p", "", "ask"), el("pre", "", "screen"), box);
+  tile.addEventListener("click", () => chooseTarget(a.id));
+  grid.append(tile);
+  return tile;
+}
+
+// chooseTarget makes agent id the message box's target, and marks its
+// tile.
+function chooseTarget(id) {
+  document.getElementById("message").elements.target.value = id;
+  for (const t of document.querySelectorAll("#grid .tile")) t.classList.toggle("chosen", t.dataset.agent === id);
+}
+
+// renderScreen puts an agent's lines on its screen: each run of one
+// style a span of its own, whose text is set as text and whose style is
+// built from numbers alone (the lines as they are when the server sent
+// no runs).
+function renderScreen(screen, a) {
+  const styled = Array.isArray(a.styled) && a.styled.length === (a.lines || []).length ? a.styled : null;
+  if (!styled) {
+    screen.textContent = (a.lines || []).join("\n");
+    return;
+  }
+  const parts = [];
+  styled.forEach((runs, i) => {
+    if (i > 0) parts.push("\n");
+    for (const r of Array.isArray(runs) ? runs : []) parts.push(styledRun(r));
+  });
+  screen.replaceChildren(...parts);
+}
+
+// styledRun is a span for a run of one style: the 16 colours of the
+// palette and the attributes as classes, any other colour as rgb() of
+// three numbers.
+function styledRun(r) {
+  const span = el("span", typeof r.text === "string" ? r.text : "");
+  let [fg, bg] = [r.fg, r.bg];
+  if (r.inverse) {
+    [fg, bg] = [bg, fg];
+    span.classList.add("inverse");
+  }
+  colour(span, "fg", "color", fg);
+  colour(span, "bg", "backgroundColor", bg);
+  for (const flag of ["bold", "dim", "italic", "underline", "strike"]) {
+    if (r[flag] === true) span.classList.add(flag);
+  }
+  return span;
+}
+
+// colour gives span colour c: a palette index 0–15 as the class fgN or
+// bgN, [r, g, b] as an rgb() style; anything else leaves the default.
+function colour(span, cls, property, c) {
+  const byte = (n) => Number.isInteger(n) && n >= 0 && n <= 255;
+  if (byte(c) && c < 16) span.classList.add(cls + c);
+  else if (Array.isArray(c) && c.length === 3 && c.every(byte)) span.style[property] = "rgb(" + c.map(Number).join(", ") + ")";
 }
 
 function atEnd(screen) {
@@ -452,6 +568,7 @@ function rank(activity) {
 function renderActivity(tile, a) {
   const act = a.activity || "unknown";
   tile.className = "tile state-" + a.status + " activity-" + act + (needsPerson(act) ? " needs-you" : "");
+  tile.classList.toggle("chosen", document.getElementById("message").elements.target.value === a.id);
   tile.querySelector(".state").textContent = a.status;
   // The pane's state says it already of an agent gone or exited; an
   // agent that reports nothing has no activity to show.
@@ -519,8 +636,10 @@ document.getElementById("create").addEventListener("submit", async (ev) => {
   try {
     showError(null);
     const run = await api("POST", "/runs", { sessionMode: form.elements.mode.value, agents: agentsPayload(form) });
+    // A legacy session's id is its tmux name, whole.
+    const ref = run.sessionMode === "legacy" ? run.sessionId : run.sessionId.slice(0, 8);
     out.textContent = "Created " + run.sessionId + " (" + run.tmuxSession + "). Attach with: mas session attach " +
-      run.sessionId.slice(0, 8) + "   or: tmux attach -t " + run.tmuxSession;
+      ref + "   or: tmux attach -t " + run.tmuxSession;
     out.hidden = false;
     if (run.error) showError(run.error);
     select(run.sessionId, false);
@@ -530,20 +649,18 @@ document.getElementById("create").addEventListener("submit", async (ev) => {
   refresh();
 });
 
-// The message goes to the session watched, the one whose screens show. One
-// to an agent that asks a person would answer its dialog: the server
-// refuses it (409), and the page sends it again only if the user says so.
-document.getElementById("message").addEventListener("submit", async (ev) => {
-  ev.preventDefault();
-  const form = ev.target;
+// sendMessage sends the text of box to target in the session watched,
+// the one whose screens show, pressing Enter after it as "press Enter"
+// says, and empties the box once it is sent. One to an agent that asks a
+// person would answer its dialog: the server refuses it (409), and the
+// page sends it again only if the user says so. The tiles of agents it
+// was typed to without Enter say so until a message with Enter reaches
+// them.
+async function sendMessage(target, box) {
   const out = document.getElementById("sent");
   if (!selected) return;
-  const msg = {
-    session: selected,
-    target: form.elements.target.value,
-    message: form.elements.text.value,
-    execute: form.elements.execute.checked,
-  };
+  const execute = document.getElementById("message").elements.execute.checked;
+  const msg = { session: selected, target, message: box.value, execute };
   try {
     showError(null);
     let res;
@@ -555,13 +672,44 @@ document.getElementById("message").addEventListener("submit", async (ev) => {
       if (!asking || !window.confirm(err.message + "\n\nSend it anyway, as the answer?")) throw err;
       res = await api("POST", "/message", { ...msg, force: true });
     }
-    out.textContent = "Message sent to " + res.sent + "/" + res.total + " agents of " + res.session;
+    out.textContent = "Message sent to " + res.sent + "/" + res.total + " agents of " + res.session +
+      (execute ? "" : " (typed, not submitted: Enter not pressed)");
     out.hidden = false;
+    if (box.value === msg.message) box.value = "";
+    markTyped(target, !execute);
   } catch (err) {
     out.hidden = true;
     showError(err);
   }
   refresh();
+}
+
+// markTyped shows or clears "typed, not submitted" on the tiles of the
+// agents a target names by id (NN or agent-NN), or on all for "all"; for
+// a unit or a group, the line under the message box says it.
+function markTyped(target, typed) {
+  const ids = target.split(",").map((t) => t.trim().replace(/^agent-/, ""));
+  for (const t of document.querySelectorAll("#grid .tile")) {
+    if (ids.includes("all") || ids.includes(t.dataset.agent)) t.querySelector(".typed").hidden = !typed;
+  }
+}
+
+// sendOnCtrlEnter submits form on Ctrl+Enter (Cmd+Enter on a Mac) in
+// box; Enter alone starts a new line.
+function sendOnCtrlEnter(box, form) {
+  box.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) {
+      ev.preventDefault();
+      form.requestSubmit();
+    }
+  });
+}
+
+const messageForm = document.getElementById("message");
+sendOnCtrlEnter(messageForm.elements.text, messageForm);
+messageForm.addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  sendMessage(messageForm.elements.target.value, messageForm.elements.text);
 });
 
 const hide = document.getElementById("hide-stopped");
