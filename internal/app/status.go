@@ -78,6 +78,11 @@ func (a *App) Status(sel Selected) Status {
 	st.Status = sessionStatus(st.Agents)
 	if len(sel.Panes) > 0 {
 		st.Started = sel.Panes[0].Created
+		if sel.Iso == nil {
+			if t, ok := legacy.StartedAt(sel.Root, sel.Name); ok {
+				st.Started = t // the time the original told, on session list's clock
+			}
+		}
 		st.StartedAt = st.Started.UTC().Format(time.RFC3339)
 	}
 	// A window the user opened is named by tmux after its program's
