@@ -123,6 +123,9 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 	msg := strings.TrimRight(err.Error(), "\n")
 	fmt.Fprintf(stderr, "mas: %s\n", msg)
+	for _, h := range app.Hints(err) {
+		fmt.Fprintf(stderr, "mas: hint: %s\n", h)
+	}
 	var ue *app.UsageError
 	if errors.As(err, &ue) {
 		if ue.Help != "" {

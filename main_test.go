@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
 
+	"mas/internal/app"
 	"mas/internal/cli"
 )
 
@@ -81,7 +84,7 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"attach", "-w"}, "", "mas: -w needs a value\nmas: see 'mas attach --help'\n", 2, "bug #1"},
 		{[]string{"list", "--bogus"}, "", "mas: list: unknown flag --bogus\nmas: see 'mas list --help'\n", 2, "unknown flags are no longer ignored"},
 		{[]string{"list", "extra"}, "", "mas: list: unexpected argument \"extra\"\nmas: see 'mas list --help'\n", 2, "stray words are no longer ignored"},
-		{[]string{"list", "--unit=design", "--json"}, "", "mas: list: unknown flag --json\nmas: see 'mas list --help'\n", 2, "flags of other commands are not accepted"},
+		{[]string{"list", "--unit=design", "--detail"}, "", "mas: list: unknown flag --detail\nmas: see 'mas list --help'\n", 2, "flags of other commands are not accepted (list took no --json before issue 30)"},
 		{[]string{"status", "--detail=yes"}, "", "mas: status: --detail takes true or false, not \"yes\"\nmas: see 'mas status --help'\n", 2, "a switch takes no value but true or false (issue 30)"},
 		{[]string{"bogus"}, "", "mas: unknown command \"bogus\"\nmas: see 'mas help'\n", 2, "bug #6: the original printed usage on stdout and exited 1"},
 		{[]string{"--bogus"}, "", "mas: unknown flag --bogus\nmas: see 'mas help'\n", 2, ""},
@@ -160,5 +163,23 @@ func TestSendRefusesPasteMarkers(t *testing.T) {
 		if code != 2 || stdout != "" || !strings.HasPrefix(stderr, "mas: send: message has the bracketed-paste sequence ") {
 			t.Errorf("send %q: exit %d, stdout %q, stderr %q; want exit 2 and the refusal", msg, code, stdout, stderr)
 		}
+	}
+}
+
+// TestExitCodeHints: an error's hints follow it, each on a "mas: hint:"
+// line, the outermost first, through any wrapping (issue 30 point 8).
+func TestExitCodeHints(t *testing.T) {
+	inner := app.WithHints(errors.New("session x is not running"), "resume it: mas session resume x")
+	err := app.WithHints(fmt.Errorf("send: %w", inner), "or forget it")
+	var b bytes.Buffer
+	if code := exitCode(err, &b); code != exitFailure {
+		t.Errorf("exit %d, want %d", code, exitFailure)
+	}
+	want := "mas: send: session x is not running\nmas: hint: or forget it\nmas: hint: resume it: mas session resume x\n"
+	if b.String() != want {
+		t.Errorf("stderr %q, want %q", b.String(), want)
+	}
+	if code := exitCode(app.WithHints(app.Usagef("bad"), "h"), &b); code != exitUsage {
+		t.Errorf("a hinted usage error exits %d, want %d", code, exitUsage)
 	}
 }

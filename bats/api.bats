@@ -48,6 +48,8 @@ JSON
 
 	run curl -sS "$API/status"
 	[ "$(jq -r '[.session, .status] | join(" ")' <<<"$output")" = "mas-${id:0:8} running" ]
+	# RFC 3339, with its zone (issue 30 point 9).
+	[[ "$(jq -r .startedAt <<<"$output")" =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$ ]] || fail "$output"
 
 	run curl -sS -w '\n%{http_code}' -X POST "$API/sessions/$id/stop"
 	[ "${lines[-1]}" = 200 ]

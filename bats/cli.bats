@@ -274,6 +274,25 @@ OUT
 	refute_output --partial $'\033['
 }
 
+@test "list --json and version --json print what their text says, for scripts (issue 30)" {
+	skip_if_original "--json on list and version is new"
+	run --separate-stderr mas list --json
+	assert_success
+	[ "$(jq -r '[.[] | "\(.id) \(.model) \(.window) \(.pane)"] | join(",")' <<<"$output")" = \
+		"00 opus meta 0,10 opus design 0,11 sonnet design 1,12 sonnet design 2,13 sonnet design 3,20 opus development 0,21 sonnet development 1,22 sonnet development 2,23 sonnet development 3,30 opus business 0,31 sonnet business 1,32 sonnet business 2,33 sonnet business 3" ] || fail "$output"
+	[ "$(jq -r '.[0].name' <<<"$output")" = "Meta Manager" ]
+	run --separate-stderr mas list --json -u "design,nope"
+	assert_success
+	[ "$(jq -r 'map(.id) | join(" ")' <<<"$output")" = "10 11 12 13" ] || fail "$output"
+	[ "$stderr" = 'mas: warning: no agent matches target "nope"' ] || fail "$stderr"
+	run --separate-stderr mas version --json
+	assert_success
+	local text
+	text="$(mas version)"
+	[ "mas version $(jq -r .version <<<"$output")" = "$(head -n 1 <<<"$text")" ] || fail "$output"
+	[ "go: $(jq -r .go <<<"$output")" = "$(tail -n 1 <<<"$text")" ] || fail "$output"
+}
+
 @test "a mistyped command or flag gets a did you mean, and every usage error the line of its help, exit 2 (issue 30)" {
 	skip_if_original "issue 30: the original printed its usage for any unknown command"
 	run --separate-stderr mas stauts

@@ -29,20 +29,23 @@ root_files() {
 	local before want
 	before="$(root_files)"
 	want="not found: nosuch: not on PATH, nor an alias, function or command of /bin/bash as a login shell; MAS_AGENT_COMMAND sets the agent command (default clauded)"
+	# The line before the login shell is asked, which can take seconds
+	# (issue 30 point 8).
+	asking="[INFO] Checking that the agent program nosuch runs: asking /bin/bash as a login shell, which reads your profile (at most 10s)"
 	export MAS_AGENT_COMMAND="nosuch --fast"
 	MAS_SESSION_MODE=isolated run --separate-stderr mas start --no-attach
 	assert_failure 1
-	[ "$stderr" = "mas: cannot create session: agent program $want" ] || fail "$stderr"
+	[ "$stderr" = "$asking"$'\n'"mas: cannot create session: agent program $want" ] || fail "$stderr"
 	[ -z "$output" ] || fail "stdout: $output"
 	run --separate-stderr mas session create --no-attach
 	assert_failure 1
-	[ "$stderr" = "mas: cannot create session: agent program $want" ] || fail "$stderr"
+	[ "$stderr" = "$asking"$'\n'"mas: cannot create session: agent program $want" ] || fail "$stderr"
 	echo 'PROJECT_NAME="demo"' >"$ROOT/.masrc"
 	before="$(root_files)"
 	cd "$ROOT"
 	run --separate-stderr mas start --no-attach
 	assert_failure 1
-	[ "$stderr" = "mas: cannot start session: agent program $want" ] || fail "$stderr"
+	[ "$stderr" = "$asking"$'\n'"mas: cannot start session: agent program $want" ] || fail "$stderr"
 	[ -z "$(tree_state "$ROOT")" ] || fail "left: $(tree_state "$ROOT")"
 	[ "$(root_files)" = "$before" ] || fail "files changed: $(diff <(echo "$before") <(root_files))"
 }
@@ -51,7 +54,8 @@ root_files() {
 	rm "$STUB_BIN/clauded"
 	run --separate-stderr mas session create --no-attach
 	assert_failure 1
-	[ "$stderr" = "mas: cannot create session: agent program not found: clauded: not on PATH, nor an alias, function or command of /bin/bash as a login shell; MAS_AGENT_COMMAND sets the agent command (default clauded)" ] || fail "$stderr"
+	[ "$stderr" = "[INFO] Checking that the agent program clauded runs: asking /bin/bash as a login shell, which reads your profile (at most 10s)
+mas: cannot create session: agent program not found: clauded: not on PATH, nor an alias, function or command of /bin/bash as a login shell; MAS_AGENT_COMMAND sets the agent command (default clauded)" ] || fail "$stderr"
 	[ -z "$(tree_state "$ROOT")" ] || fail "left: $(tree_state "$ROOT")"
 }
 
@@ -183,7 +187,14 @@ root_files() {
 	wait "$pid" || status=$?
 	stderr="$(cat "$BATS_TEST_TMPDIR/err")"
 	[ "$status" = 1 ] || fail "exit status $status; stderr: $stderr"
-	[ "${stderr##*$'\n'}" = "mas: session mas-$(head -c 8 "$BATS_TEST_TMPDIR/out") started, but: agents 00, 20 not ready after 1s; their prompts were not sent: agent 00: its program exited (the pane is back at a shell); agent 20: its program exited (the pane is back at a shell)" ] || fail "$stderr"
+	# The error, then the commands that send the prompts now and how to
+	# wait longer (issue 30 point 8).
+	local name
+	name="mas-$(head -c 8 "$BATS_TEST_TMPDIR/out")"
+	[ "$(tail -n 4 <<<"$stderr")" = "mas: session $name started, but: agents 00, 20 not ready after 1s; their prompts were not sent: agent 00: its program exited (the pane is back at a shell); agent 20: its program exited (the pane is back at a shell)
+mas: hint: send agent 00 its prompt once it is ready: MAS_SESSION_NAME=$name mas send 00 plan -e
+mas: hint: send agent 20 its prompt once it is ready: MAS_SESSION_NAME=$name mas send 20 build -e
+mas: hint: give the agents longer at the next start (seconds, now 1): export MAS_READY_TIMEOUT=2" ] || fail "$stderr"
 }
 
 # all_panes_run COMMAND tells whether COMMAND is the foreground program of

@@ -149,7 +149,7 @@ print_vars='for k in SESSION_NAME UNIT_DIR WORKFLOWS_DIR MAS_SESSION_MODE MAS_WO
 	run --separate-stderr mas env mas-tmux
 	assert_failure 2
 	assert_output ""
-	[[ "$stderr" == 'mas: env: mas-tmux is the legacy session of root "'*'", not an isolated session: only an isolated session has variables to print' ]] || fail "$stderr"
+	[[ "$stderr" == 'mas: env: mas-tmux is the legacy session of root "'*'", not an isolated session: only an isolated session has variables to print'$'\n'"mas: see 'mas env --help'" ]] || fail "$stderr"
 }
 
 @test "env refuses a .session that tries to run code and runs nothing" {

@@ -405,7 +405,10 @@ setup() { isolated_setup; }
 	skip_if_original "bug #4: the original wrote the workspace first"
 	run --separate-stderr env PATH="$BATS_TEST_TMPDIR/empty" "$MAS_BIN" start --no-attach 3>&-
 	assert_failure 1
-	[ "$stderr" = "mas: cannot create session: check tmux: tmux not found in PATH" ]
+	# With no PATH, the login shell is asked about the agent program first,
+	# which a line says (issue 30 point 8); its profile finds the stub.
+	[ "$stderr" = "[INFO] Checking that the agent program clauded runs: asking /bin/bash as a login shell, which reads your profile (at most 10s)
+mas: cannot create session: check tmux: tmux not found in PATH" ] || fail "$stderr"
 	assert_dir_not_exists "$ROOT/sessions"
 }
 
@@ -603,4 +606,18 @@ SH
 	assert_failure 2
 	[ "$stderr" = "$(usage_error 'mas: MAS_SESSION_MODE must be legacy or isolated, not "shared"')" ]
 	assert_dir_not_exists "$ROOT/sessions"
+}
+
+@test "session create --json prints the session as session show --json does (issue 30)" {
+	skip_if_original "--json on session create is new"
+	run --separate-stderr mas session create --no-attach --json
+	assert_success
+	local id
+	id="$(jq -r .sessionId <<<"$output")"
+	[[ "$id" =~ ^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$ ]] || fail "$output"
+	[ "$(jq -r '[.tmuxSession, .status, .mode, .workingDir] | join(" ")' <<<"$output")" = "mas-${id:0:8} active isolated $ROOT/sessions/$id" ] || fail "$output"
+	[ "$(jq -r '.agents | length' <<<"$output")" = 13 ] || fail "$output"
+	[[ "$(jq -r .createdAt <<<"$output")" =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$ ]] || fail "$output"
+	# The same keys as session show --json.
+	[ "$(jq -c 'keys' <<<"$output")" = "$(mas session show "$id" --json | jq -c keys)" ] || fail "$output"
 }

@@ -116,7 +116,9 @@ by_hand() {
 		# shellcheck disable=SC2086 # the command's words
 		MAS_SESSION_ID="$id" run --separate-stderr mas $cmd
 		assert_failure 1
-		assert_equal "$stderr" "mas: MAS_SESSION_ID: session $id (tmux mas-${id:0:8}) is not running"
+		# No resume hint: a resume would find the name taken (issue 30).
+		assert_equal "$stderr" "mas: MAS_SESSION_ID: session $id (tmux mas-${id:0:8}) is not running
+mas: hint: forget it in this shell: eval \"\$(mas env ${id:0:8} --unset)\""
 	done
 	[ "$(MAS_ROOT="$other" MAS_SESSION_ID="$id" mas peek 00 | grep -c hello)" = 0 ] || fail "hello reached $other's agent 00"
 	# The only mas session has the name of this root's session, and says it

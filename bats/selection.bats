@@ -143,13 +143,14 @@ peek_has() {
 	tmux has-session -t =mas-tmux || fail "stop --session $id8 killed mas-tmux"
 	run --separate-stderr mas status --session "$id8"
 	assert_failure 1
-	assert_equal "$stderr" "mas: session $id8 is not running"
+	assert_equal "$stderr" "mas: session $id8 is not running
+mas: hint: resume it: mas session resume $id8"
 	run --separate-stderr mas stop -f --session mas-nope
 	assert_failure 1
 	assert_equal "$stderr" "mas: no session mas-nope: not a session of $A (the root: the working directory; MAS_ROOT chooses another), nor a tmux session that runs"
 	run --separate-stderr mas status --session ""
 	assert_failure 2
-	assert_equal "$stderr" "mas: status: --session needs a session id, prefix or tmux name"
+	assert_equal "$stderr" "$(usage_error "mas: status: --session needs a session id, prefix or tmux name" status)"
 }
 
 @test "several sessions and no hint: the error shows the command with --session" {

@@ -71,6 +71,13 @@ setup() {
 		assert_line "Workspace: $WORK"
 		assert_line "  meta (1 panes)"
 		assert_line "  business (3 panes)"
+		# --json's time is RFC 3339 with its zone, the same instant as
+		# the text's local time (issue 30 point 9).
+		local text json
+		text="$(sed -n 's/^Started at: //p' <<<"$output")"
+		json="$(mas status --detail --json | jq -r .startedAt)"
+		[[ "$json" =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$ ]] || fail "startedAt: $json"
+		[ "$(date -d "$json" +%s)" = "$(date -d "$text" +%s)" ] || fail "startedAt $json is not $text"
 		;;
 	legacy)
 		assert_line --regexp "$started"

@@ -22,16 +22,30 @@ type Listed struct {
 }
 
 // CreatedAt is when the session started, in UTC as RFC 3339, or "" when
-// neither tmux nor .mas_session says.
+// neither .mas_session nor tmux says. .mas_session's STARTED_AT comes
+// first, as status tells it (StartedAt): mas takes it a moment before tmux
+// makes the session, and the two can fall on either side of a second.
 func (l Listed) CreatedAt() string {
-	t := l.Created
-	if t.IsZero() {
-		var err error
-		if t, err = time.ParseInLocation(startedAtLayout, l.StartedAt, time.Local); err != nil {
+	t, err := time.ParseInLocation(startedAtLayout, l.StartedAt, time.Local)
+	if err != nil {
+		if t = l.Created; t.IsZero() {
 			return ""
 		}
 	}
 	return t.UTC().Format(time.RFC3339)
+}
+
+// StartedAt is when root's legacy session name started, as its
+// .mas_session says (the original's status told that time); false when the
+// file does not name that session, cannot be read or trusted (Select
+// warns of that), or holds no time mas wrote.
+func StartedAt(root, name string) (time.Time, bool) {
+	named, startedAt, err := readSessionFile(root)
+	if err != nil || named != name {
+		return time.Time{}, false
+	}
+	t, err := time.ParseInLocation(startedAtLayout, startedAt, time.Local)
+	return t, err == nil
 }
 
 // startedAtLayout is how .mas_session writes STARTED_AT, as the original

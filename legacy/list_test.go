@@ -76,18 +76,36 @@ func TestListPassesOverAnUntrustedFile(t *testing.T) {
 	}
 }
 
-// TestCreatedAt: tmux's time when the session runs, else the file's
-// STARTED_AT (local time), both in UTC.
+// TestCreatedAt: the file's STARTED_AT (local time) when it has one, as
+// status tells it, else tmux's time, both in UTC.
 func TestCreatedAt(t *testing.T) {
 	created := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	if got := (Listed{Created: created, StartedAt: "1999-01-01 00:00:00"}).CreatedAt(); got != "2026-01-02T03:04:05Z" {
-		t.Errorf("running: %q", got)
+	local := time.Date(1999, 1, 1, 0, 0, 0, 0, time.Local).UTC().Format(time.RFC3339)
+	if got := (Listed{Created: created, StartedAt: "1999-01-01 00:00:00"}).CreatedAt(); got != local {
+		t.Errorf("running: %q, want %q", got, local)
 	}
-	local := time.Date(2026, 1, 2, 3, 4, 5, 0, time.Local).UTC().Format(time.RFC3339)
-	if got := (Listed{StartedAt: "2026-01-02 03:04:05"}).CreatedAt(); got != local {
-		t.Errorf("stopped: %q, want %q", got, local)
+	if got := (Listed{Created: created, StartedAt: "yesterday"}).CreatedAt(); got != "2026-01-02T03:04:05Z" {
+		t.Errorf("running, unreadable file: %q", got)
 	}
 	if got := (Listed{StartedAt: "yesterday"}).CreatedAt(); got != "" {
 		t.Errorf("unreadable: %q", got)
+	}
+}
+
+// TestStartedAt: the time of the session the file names, none for
+// another name or a time mas did not write.
+func TestStartedAt(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(SessionFile(root), []byte("SESSION_NAME=mas-tmux\nSTARTED_AT='2026-01-02 03:04:05'\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := StartedAt(root, "mas-tmux"); !ok || !got.Equal(time.Date(2026, 1, 2, 3, 4, 5, 0, time.Local)) {
+		t.Errorf("StartedAt = %v, %v", got, ok)
+	}
+	if _, ok := StartedAt(root, "mas-other"); ok {
+		t.Error("another session's name has the file's time")
+	}
+	if _, ok := StartedAt(t.TempDir(), "mas-tmux"); ok {
+		t.Error("no file, yet a time")
 	}
 }

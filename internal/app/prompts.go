@@ -181,7 +181,9 @@ func ReadConfig(path string) ([]byte, []Prompt, error) {
 // that agent's program (not the shell) is in the foreground of its pane,
 // and returns how many it sent. While it waits it says so on Report, at
 // most every waitReportEvery; when it gives up, it names each agent not
-// ready and why (layout.AgentState).
+// ready and why (layout.AgentState). When it gives up or is interrupted
+// (ctx), its error names the agents whose prompts were not sent, with the
+// commands that send them (HintedError).
 func (a *App) SendPrompts(ctx context.Context, session string, prompts []Prompt) (int, error) {
 	if len(prompts) == 0 {
 		return 0, nil
@@ -195,55 +197,93 @@ func (a *App) SendPrompts(ctx context.Context, session string, prompts []Prompt)
 	deadline := start.Add(timeout)
 	var reported time.Time
 	pending := slices.Clone(prompts)
-	for len(pending) > 0 {
-		snapshot, err := layout.Snapshot(ctx, a.Tmux)
-		if err != nil {
+	for {
+		rest, why, n, err := a.sendReady(ctx, session, pending)
+		sent += n
+		pending = rest
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return sent, a.unsent(session, pending, err)
+		case err != nil:
 			return sent, err
-		}
-		byAgent := layout.AgentPanes(layout.Of(snapshot, session))
-		var waiting []Prompt
-		var why []string
-		for _, p := range pending {
-			pane, ok := byAgent[p.Agent]
-			if !ok {
-				return sent, fmt.Errorf("prompt for agent %s: no pane in %s (the pane is gone)", p.Agent, session)
-			}
-			if state := layout.AgentState(pane, a.UserShell()); state != layout.Running {
-				waiting = append(waiting, p)
-				why = append(why, "agent "+p.Agent+": "+notReady[state])
-				continue
-			}
-			if _, err := layout.Send(ctx, a.Tmux, []string{pane.Target()}, p.Text, true); err != nil {
-				return sent, fmt.Errorf("prompt for agent %s: %w", p.Agent, err)
-			}
-			sent++
-			a.Report.Infof("Prompt sent to agent %s", p.Agent)
-		}
-		pending = waiting
-		if len(pending) == 0 {
-			break
-		}
-		var ids []string
-		for _, p := range pending {
-			ids = append(ids, p.Agent)
+		case len(pending) == 0:
+			return sent, nil
 		}
 		now := a.Now()
 		if now.After(deadline) {
-			return sent, fmt.Errorf("agents %s not ready after %s; their prompts were not sent: %s",
-				strings.Join(ids, ", "), timeout, strings.Join(why, "; "))
+			err := fmt.Errorf("agents %s not ready after %s; their prompts were not sent: %s",
+				agentIDs(pending), timeout, strings.Join(why, "; "))
+			return sent, WithHints(err, append(a.sendHints(session, pending),
+				fmt.Sprintf("give the agents longer at the next start (seconds, now %d): export MAS_READY_TIMEOUT=%d",
+					int(timeout.Seconds()), 2*int(timeout.Seconds())))...)
 		}
 		if now.Sub(start) >= waitReportEvery && now.Sub(reported) >= waitReportEvery {
 			reported = now
 			a.Report.Infof("Waiting for agents %s to be ready (%ds of %ds)",
-				strings.Join(ids, ", "), int(now.Sub(start).Seconds()), int(timeout.Seconds()))
+				agentIDs(pending), int(now.Sub(start).Seconds()), int(timeout.Seconds()))
 		}
 		select {
 		case <-ctx.Done():
-			return sent, context.Cause(ctx)
+			return sent, a.unsent(session, pending, context.Cause(ctx))
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
-	return sent, nil
+}
+
+// sendReady sends each prompt of pending whose agent is ready and returns
+// those it did not send (rest): the agents not ready, with why, and, when
+// it fails (err), the prompt it failed on and those after it.
+func (a *App) sendReady(ctx context.Context, session string, pending []Prompt) (rest []Prompt, why []string, sent int, err error) {
+	snapshot, err := layout.Snapshot(ctx, a.Tmux)
+	if err != nil {
+		return pending, nil, 0, err
+	}
+	byAgent := layout.AgentPanes(layout.Of(snapshot, session))
+	for i, p := range pending {
+		pane, ok := byAgent[p.Agent]
+		if !ok {
+			return append(rest, pending[i:]...), why, sent, fmt.Errorf("prompt for agent %s: no pane in %s (the pane is gone)", p.Agent, session)
+		}
+		if state := layout.AgentState(pane, a.UserShell()); state != layout.Running {
+			rest = append(rest, p)
+			why = append(why, "agent "+p.Agent+": "+notReady[state])
+			continue
+		}
+		if _, err := layout.Send(ctx, a.Tmux, []string{pane.Target()}, p.Text, true); err != nil {
+			return append(rest, pending[i:]...), why, sent, fmt.Errorf("prompt for agent %s: %w", p.Agent, err)
+		}
+		sent++
+		a.Report.Infof("Prompt sent to agent %s", p.Agent)
+	}
+	return rest, why, sent, nil
+}
+
+// unsent is err, which ended SendPrompts before the prompts pending were
+// sent to the agents of tmux session session, with those agents named and
+// the commands that send their prompts.
+func (a *App) unsent(session string, pending []Prompt, err error) error {
+	return WithHints(fmt.Errorf("the prompts of agents %s were not sent: %w", agentIDs(pending), err),
+		a.sendHints(session, pending)...)
+}
+
+// sendHints are the commands that send the prompts pending to the agents
+// of tmux session session, one each.
+func (a *App) sendHints(session string, pending []Prompt) []string {
+	hints := make([]string, 0, len(pending))
+	for _, p := range pending {
+		hints = append(hints, fmt.Sprintf("send agent %s its prompt once it is ready: %sMAS_SESSION_NAME=%s mas send %s %s -e",
+			p.Agent, SocketPrefix(a.Getenv("MAS_TMUX_SOCKET")), shellQuote(session), p.Agent, shellQuote(p.Text)))
+	}
+	return hints
+}
+
+// agentIDs lists the agents of prompts: "00, 20".
+func agentIDs(prompts []Prompt) string {
+	ids := make([]string, len(prompts))
+	for i, p := range prompts {
+		ids[i] = p.Agent
+	}
+	return strings.Join(ids, ", ")
 }
 
 // waitReportEvery spaces the lines that say SendPrompts still waits.

@@ -194,8 +194,8 @@ func (s *selection) byHint() (Selected, bool, error) {
 	if err != nil {
 		return failed(err)
 	}
-	return checked(sel, sel.Iso.Owner(), notRunningf("session %s is not running", s.hint),
-		"session "+s.hint+" is not running")
+	absent := WithHints(notRunningf("session %s is not running", s.hint), sel.resumeHints(s.a)...)
+	return checked(sel, sel.Iso.Owner(), absent, "session "+s.hint+" is not running")
 }
 
 // byLegacyHint selects the root's legacy session by the name the command
@@ -221,14 +221,34 @@ func (s *selection) byEnvID() (Selected, bool, error) {
 	}
 	full, err := isolated.Find(s.root, id)
 	if err != nil {
-		return failed(s.a.whereRoot(malformedAsUsage(err, "MAS_SESSION_ID: ")))
+		err = s.a.whereRoot(malformedAsUsage(err, "MAS_SESSION_ID: "))
+		if errors.Is(err, isolated.ErrNoSession) {
+			err = WithHints(err, "forget it in this shell: "+UnsetCommand(id, s.a.fishUser()))
+		}
+		return failed(err)
 	}
 	sel, err := s.loadIsolated(full)
 	if err != nil {
 		return failed(err)
 	}
 	what := fmt.Sprintf("MAS_SESSION_ID: session %s (tmux %s) is not running", sel.Iso.ID, sel.Name)
-	return checked(sel, sel.Iso.Owner(), errors.New(what), what)
+	forget := "forget it in this shell: " + UnsetCommand(sel.Iso.ID[:8], s.a.fishUser())
+	hints := sel.resumeHints(s.a)
+	if len(hints) > 0 {
+		forget = "or " + forget
+	}
+	hints = append(hints, forget)
+	return checked(sel, sel.Iso.Owner(), WithHints(errors.New(what), hints...), what)
+}
+
+// resumeHints say how to resume the selected isolated session, which no
+// tmux session runs as its own: none when a tmux session of its name runs
+// (another root's, one made by hand), which a resume would not replace.
+func (sel Selected) resumeHints(a *App) []string {
+	if len(sel.Panes) > 0 {
+		return nil
+	}
+	return a.ResumeHints(sel.Iso)
 }
 
 // byEnvName selects the tmux session that MAS_SESSION_NAME names.

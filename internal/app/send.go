@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"mas/internal/activity"
@@ -12,10 +13,40 @@ import (
 
 // Deliver types text into the panes of the agents ids of the selected
 // session, with Enter when enter is set, and returns how many got it and
-// what went wrong with the others. Multi-line text goes only to panes
-// whose agent runs. Unless force, nothing is typed when one of the agents
-// is asking (*AskingError): the text would answer its dialog.
+// what went wrong with the others (DeliverEach).
 func (a *App) Deliver(ctx context.Context, sel Selected, ids []string, text string, enter, force bool) (int, []string, error) {
+	each, err := a.DeliverEach(ctx, sel, ids, text, enter, force)
+	n, failed := Tally(each)
+	return n, failed, err
+}
+
+// Tally counts the agents each says got the message, and says what went
+// wrong with the others: one tmux failure for several panes once.
+func Tally(each []Delivery) (sent int, failed []string) {
+	for _, d := range each {
+		switch {
+		case d.Sent:
+			sent++
+		case !slices.Contains(failed, d.Error):
+			failed = append(failed, d.Error)
+		}
+	}
+	return sent, failed
+}
+
+// Delivery is what became of a message for one agent.
+type Delivery struct {
+	ID    string `json:"id"`
+	Sent  bool   `json:"sent"`
+	Error string `json:"error,omitempty"` // why it was not sent
+}
+
+// DeliverEach types text into the panes of the agents ids of the selected
+// session, with Enter when enter is set, and says for each agent whether
+// it got it. Multi-line text goes only to panes whose agent runs. Unless
+// force, nothing is typed when one of the agents is asking
+// (*AskingError): the text would answer its dialog.
+func (a *App) DeliverEach(ctx context.Context, sel Selected, ids []string, text string, enter, force bool) ([]Delivery, error) {
 	byAgent := layout.AgentPanes(sel.Panes)
 	agents := a.agents(sel, ids)
 	if !force {
@@ -26,24 +57,26 @@ func (a *App) Deliver(ctx context.Context, sel Selected, ids []string, text stri
 			}
 		}
 		if len(asking) > 0 {
-			return 0, nil, &AskingError{Agents: asking}
+			return nil, &AskingError{Agents: asking}
 		}
 	}
+	out := make([]Delivery, len(agents))
 	var panes, marked []string
-	var failed []string
-	for _, ag := range agents {
+	for i, ag := range agents {
 		id := ag.ID
+		out[i].ID = id
 		p, ok := byAgent[id]
 		if !ok {
-			failed = append(failed, fmt.Sprintf("agent %s has no pane in %s", id, sel.Shown()))
+			out[i].Error = fmt.Sprintf("agent %s has no pane in %s", id, sel.Shown())
 			continue
 		}
 		// A shell does not always take a paste as one: without bracketed
 		// paste (dash, sh) each line would run as a command, -e or not.
 		if strings.Contains(text, "\n") && !layout.AgentRunning(p, a.UserShell()) {
-			failed = append(failed, fmt.Sprintf("agent %s is not running (its pane is at a shell, where each line would run as a command): multi-line text not sent", id))
+			out[i].Error = fmt.Sprintf("agent %s is not running (its pane is at a shell, where each line would run as a command): multi-line text not sent", id)
 			continue
 		}
+		out[i].Sent = true
 		panes = append(panes, p.Target())
 		if startsTurn(ag, text, enter) {
 			marked = append(marked, id)
@@ -58,14 +91,16 @@ func (a *App) Deliver(ctx context.Context, sel Selected, ids []string, text stri
 			a.Warnf("cannot note the prompt sent to agent %s (mas wait may return before its turn): %v", strings.Join(marked, ", "), err)
 		}
 	}
-	n, err := layout.Send(ctx, a.Tmux, panes, text, enter)
-	if err != nil {
-		failed = append(failed, err.Error())
+	missed, err := layout.SendMissing(ctx, a.Tmux, panes, text, enter)
+	for i := range out {
+		if p, ok := byAgent[out[i].ID]; ok && out[i].Sent && slices.Contains(missed, p.Target()) {
+			out[i].Sent, out[i].Error = false, err.Error()
+		}
 	}
-	if n == 0 && len(marked) > 0 {
+	if len(missed) == len(panes) && len(marked) > 0 {
 		activity.ClearSubmitted(context.WithoutCancel(ctx), dir, marked, t)
 	}
-	return n, failed, nil
+	return out, nil
 }
 
 // startsTurn tells whether text typed into agent ag starts a turn of its:

@@ -72,11 +72,13 @@ func TmuxCommand(socket string) string {
 	return "tmux -L " + shellQuote(socket)
 }
 
-// shellQuote quotes s for a POSIX shell, when it needs it.
+// shellQuote quotes s for a POSIX shell, when it needs it. What
+// syntax.Quote refuses (a newline, another control character) is put
+// between single quotes, which keep every byte but the quote itself.
 func shellQuote(s string) string {
 	q, err := syntax.Quote(s, syntax.LangPOSIX)
 	if err != nil {
-		return s
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 	}
 	return q
 }
@@ -131,7 +133,8 @@ func (a *App) ownerOf(ctx context.Context, name string) layout.Owner {
 // checkProgram checks that the agent's program can run: an agent that
 // cannot would leave thirteen shells that look like a team.
 func (a *App) checkProgram(ctx context.Context) error {
-	return layout.CheckProgram(ctx, a.AgentCommand(), a.UserShell(), a.Getenv("PATH"), func(msg string) { a.Warnf("%s", msg) })
+	return layout.CheckProgram(ctx, a.AgentCommand(), a.UserShell(), a.Getenv("PATH"),
+		func(msg string) { a.Report.Infof("%s", msg) }, func(msg string) { a.Warnf("%s", msg) })
 }
 
 // isolatedOptions say how to start the agents of isolated session id of
@@ -228,9 +231,27 @@ func (a *App) createIsolated(ctx context.Context, id string, config []byte) (*is
 		if errors.Is(err, isolated.ErrMalformedID) {
 			return nil, malformedAsUsage(err, "")
 		}
-		return nil, StartFailed(Isolated, err)
+		return nil, WithHints(StartFailed(Isolated, err), a.takenHints(o.Root, id)...)
 	}
 	return s, nil
+}
+
+// takenHints say, when a session of root has id (MAS_SESSION_ID, left
+// exported from an earlier session), how to reach it, and how to start a
+// new one instead: forget the id.
+func (a *App) takenHints(root, id string) []string {
+	if id == "" {
+		return nil
+	}
+	s, err := isolated.Load(root, id)
+	if err != nil {
+		return nil
+	}
+	hints := a.ResumeHints(s)
+	if s.Status == isolated.Active {
+		hints = []string{"attach to it: " + SocketPrefix(a.Getenv("MAS_TMUX_SOCKET")) + "mas session attach " + id[:8]}
+	}
+	return append(hints, "or, for a new session, forget it in this shell first: "+UnsetCommand(id[:8], a.fishUser()))
 }
 
 // createLegacy starts the legacy session of the project around the working
@@ -273,27 +294,48 @@ func (a *App) Started(ctx context.Context, l *Launched, prompts []Prompt) error 
 }
 
 // Show shows the tmux session name (window "" for the current one) on this
-// process's terminal: attach, or switch the client inside tmux.
-func (a *App) Show(ctx context.Context, name, window string) error {
-	return layout.Attach(ctx, a.Tmux, name, window, a.InsideTmux())
+// process's terminal: attach, or switch the client inside tmux. A switch
+// that fails (no client of that server runs this process: a pane of
+// another server, a script that tmux runs) says how to switch, and how to
+// attach from outside tmux: with mas, the mas command that attaches.
+func (a *App) Show(ctx context.Context, name, window, mas string) error {
+	err := layout.Attach(ctx, a.Tmux, name, window, a.InsideTmux())
+	if err != nil && a.InsideTmux() {
+		socket := a.Getenv("MAS_TMUX_SOCKET")
+		return WithHints(fmt.Errorf("cannot switch this tmux client to session %s: %w", name, err),
+			"switch to it from a tmux client of its server: "+TmuxCommand(socket)+" switch-client -t "+shellQuote(name),
+			"or attach from a terminal outside tmux: "+mas)
+	}
+	return err
 }
 
-// Attach is Show for a session that must be running and must not say
-// that it is another's than want's (layout.Owner; an empty want asks
+// AttachCommand is the mas command that attaches to the selected session
+// from anywhere: by its id for an isolated session of the root, else by
+// its tmux name.
+func (a *App) AttachCommand(sel Selected) string {
+	mas := SocketPrefix(a.Getenv("MAS_TMUX_SOCKET")) + "mas "
+	if sel.Iso != nil {
+		return mas + "session attach " + sel.Iso.ID[:8]
+	}
+	return "MAS_SESSION_NAME=" + shellQuote(sel.Name) + " " + mas + "attach"
+}
+
+// Attachable tells whether tmux session name runs and does not say that
+// it is another's than want's (layout.Owner; an empty want asks
 // nothing): a *ForeignError otherwise.
-func (a *App) Attach(ctx context.Context, name, window string, want layout.Owner) error {
+func (a *App) Attachable(ctx context.Context, name string, want layout.Owner) error {
 	running, err := layout.ListSessions(ctx, a.Tmux)
 	if err != nil {
 		return err
 	}
 	i := slices.IndexFunc(running, func(r layout.Ref) bool { return r.Name == name })
 	if i < 0 {
-		return fmt.Errorf("tmux session %s is not running", name)
+		return notRunningf("tmux session %s is not running", name)
 	}
 	if want.Marked() && running[i].Owner.Foreign(want) {
 		return &ForeignError{Name: name, Owner: running[i].Owner, Root: want.Root}
 	}
-	return a.Show(ctx, name, window)
+	return nil
 }
 
 // Init makes the working directory a MAS project named name.

@@ -56,13 +56,15 @@ func (h HTTPStatus) State() ServerState {
 
 // Status is a session's status, as status --json and GET /status show it.
 type Status struct {
-	Session    string         `json:"session"`
-	Status     SessionState   `json:"status"` // sessionStatus
-	HTTPServer HTTPStatus     `json:"httpServer"`
-	StartedAt  string         `json:"startedAt,omitempty"`
-	Workspace  string         `json:"workspace,omitempty"`
-	Windows    []WindowStatus `json:"windows,omitempty"`
-	Agents     []AgentStatus  `json:"agents,omitempty"`
+	Session    string       `json:"session"`
+	Status     SessionState `json:"status"` // sessionStatus
+	HTTPServer HTTPStatus   `json:"httpServer"`
+	StartedAt  string       `json:"startedAt,omitempty"` // RFC 3339, in UTC
+	// Started is StartedAt as a time, for the text people read.
+	Started   time.Time      `json:"-"`
+	Workspace string         `json:"workspace,omitempty"`
+	Windows   []WindowStatus `json:"windows,omitempty"`
+	Agents    []AgentStatus  `json:"agents,omitempty"`
 }
 
 // Status describes the selected session from the panes its selection
@@ -75,7 +77,13 @@ func (a *App) Status(sel Selected) Status {
 	st.Agents = a.agents(sel, roster.IDs())
 	st.Status = sessionStatus(st.Agents)
 	if len(sel.Panes) > 0 {
-		st.StartedAt = sel.Panes[0].Created.Format(time.DateTime)
+		st.Started = sel.Panes[0].Created
+		if sel.Iso == nil {
+			if t, ok := legacy.StartedAt(sel.Root, sel.Name); ok {
+				st.Started = t // the time the original told, on session list's clock
+			}
+		}
+		st.StartedAt = st.Started.UTC().Format(time.RFC3339)
 	}
 	// A window the user opened is named by tmux after its program's
 	// argv[0], which data can choose: shown as layout.Printable makes it.

@@ -2,6 +2,7 @@ package app
 
 import (
 	"testing"
+	"time"
 
 	"mas/internal/activity"
 	"mas/internal/layout"
@@ -26,5 +27,16 @@ func TestActivityRepeatsPane(t *testing.T) {
 		if got := ActivityRepeatsPane(tt.act, tt.pane); got != tt.want {
 			t.Errorf("ActivityRepeatsPane(%s, %s) = %v, want %v: %s", tt.act, tt.pane, got, tt.want, tt.why)
 		}
+	}
+}
+
+// TestStatusStartedAtIsRFC3339: status --json and GET /status give the
+// session's start as RFC 3339 in UTC; it had no zone (issue 30 point 9).
+func TestStatusStartedAtIsRFC3339(t *testing.T) {
+	a := &App{Env: Env{Getenv: func(string) string { return "" }}}
+	created := time.Date(2026, 1, 2, 12, 4, 5, 0, time.FixedZone("CET", 3600))
+	st := a.Status(Selected{Name: "mas-x", Panes: []layout.PaneInfo{{Session: "mas-x", Window: "meta", Created: created}}})
+	if st.StartedAt != "2026-01-02T11:04:05Z" || !st.Started.Equal(created) {
+		t.Errorf("startedAt %q, started %v", st.StartedAt, st.Started)
 	}
 }

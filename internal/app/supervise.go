@@ -46,8 +46,8 @@ type need string
 
 // The needs of an agent; "" when it needs nobody.
 const (
-	needAsking need = "asking" // it asks (activity.Asking)
-	needDone   need = "done"   // its turn ended: it waits for the next prompt
+	needAsking      = need(activity.Asking) // it asks
+	needDone   need = "done"                // its turn ended: it waits for the next prompt
 )
 
 // seen is what the supervisor last saw of an agent.

@@ -242,7 +242,7 @@ func TestSelectNeverReachesAnotherRootsSession(t *testing.T) {
 		if st, err := backend.Status(ctx, s.ID); err != nil || st.Status != "stopped" {
 			t.Errorf("%s: GET /status?session=: %+v, %v; want stopped", tt.why, st, err)
 		}
-		if err := a.Attach(ctx, s.Name, "", loaded.Owner()); !errors.As(err, new(*ForeignError)) || !strings.Contains(err.Error(), tt.want) {
+		if err := a.Attachable(ctx, s.Name, loaded.Owner()); !errors.As(err, new(*ForeignError)) || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: session attach: %v, want it refused: %s", tt.why, err, tt.want)
 		}
 	}
@@ -259,7 +259,10 @@ func TestSelectNeverReachesAnotherRootsSession(t *testing.T) {
 	if sel, err := a.Select(ctx, s.ID); err != nil || sel.Name != s.Name {
 		t.Errorf("an unmarked session: Select = %q, %v", sel.Name, err)
 	}
-	if err := a.Attach(ctx, s.Name, "", layout.Owner{Root: a.Root(), Mode: "isolated", ID: s.ID}); err != nil || !slices.Contains(commands(rec), "attach-session") {
+	if err := a.Attachable(ctx, s.Name, layout.Owner{Root: a.Root(), Mode: "isolated", ID: s.ID}); err != nil {
+		t.Errorf("an unmarked session: attachable: %v", err)
+	}
+	if err := a.Show(ctx, s.Name, "", "mas session attach "+s.ID[:8]); err != nil || !slices.Contains(commands(rec), "attach-session") {
 		t.Errorf("an unmarked session: attach: %v, calls %q", err, commands(rec))
 	}
 }
@@ -494,13 +497,28 @@ func TestSendPrompts(t *testing.T) {
 	if n != 0 || err == nil || err.Error() != "agents 00, 21 not ready after 1s; their prompts were not sent: agent 00: a shell is in the foreground, not its program; agent 21: a shell is in the foreground, not its program" {
 		t.Errorf("idle agents: sent %d, %v", n, err)
 	}
+	// Issue 30 point 8: the commands that send the prompts now, and how to
+	// wait longer.
+	if h := Hints(err); !slices.Equal(h, []string{
+		"send agent 00 its prompt once it is ready: MAS_SESSION_NAME=mas-b mas send 00 hello -e",
+		"send agent 21 its prompt once it is ready: MAS_SESSION_NAME=mas-b mas send 21 build -e",
+		"give the agents longer at the next start (seconds, now 1): export MAS_READY_TIMEOUT=2",
+	}) {
+		t.Errorf("idle agents: hints %q", h)
+	}
 	if _, err := a.SendPrompts(ctx, "mas-x", prompts); err == nil || err.Error() != "prompt for agent 00: no pane in mas-x (the pane is gone)" {
 		t.Errorf("no session: %v", err)
 	}
 	cancelled, cancel := context.WithCancelCause(ctx)
 	cancel(errors.New("stop now"))
-	if _, err := a.SendPrompts(cancelled, "mas-b", prompts); err == nil || err.Error() != "stop now" {
+	// Issue 30 point 8: an interrupted wait names the agents whose prompts
+	// were not sent, and how to send them.
+	_, err = a.SendPrompts(cancelled, "mas-b", []Prompt{{Agent: "21", Text: "it's\nbuilt"}})
+	if err == nil || err.Error() != "the prompts of agents 21 were not sent: stop now" {
 		t.Errorf("cancelled: %v", err)
+	}
+	if h := Hints(err); !slices.Equal(h, []string{"send agent 21 its prompt once it is ready: MAS_SESSION_NAME=mas-b mas send 21 'it'\\''s\nbuilt' -e"}) {
+		t.Errorf("cancelled: hints %q", h)
 	}
 }
 

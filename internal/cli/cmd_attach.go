@@ -25,15 +25,19 @@ func (cl *CommandLine) attachCommand(ctx context.Context, cc *ucli.Context) erro
 		return err
 	}
 	// Select has made sure that the session is not another's.
-	return cl.attach(ctx, sel.Name, cc.String("window"), layout.Owner{})
+	return cl.attach(ctx, sel.Name, cc.String("window"), layout.Owner{}, cl.app.AttachCommand(sel))
 }
 
 // attach shows a tmux session on this terminal, or says how when there is
-// no terminal to show it on; a session that says it is another's than
-// want's is refused (app.App.Attach).
-func (cl *CommandLine) attach(ctx context.Context, name, window string, want layout.Owner) error {
+// no terminal to show it on; a session that does not run, or says it is
+// another's than want's, is refused (app.App.Attachable). mas is the mas
+// command that attaches to it, for the hint of a switch that fails.
+func (cl *CommandLine) attach(ctx context.Context, name, window string, want layout.Owner, mas string) error {
+	if err := cl.app.Attachable(ctx, name, want); err != nil {
+		return err
+	}
 	if !cl.io.StdinTTY || !cl.io.StdoutTTY {
 		return fmt.Errorf("not a terminal: attach from one with: %s attach -t %s", app.TmuxCommand(cl.io.Getenv("MAS_TMUX_SOCKET")), name)
 	}
-	return cl.app.Attach(ctx, name, window, want)
+	return cl.app.Show(ctx, name, window, mas)
 }

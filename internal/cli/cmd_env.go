@@ -41,18 +41,10 @@ func (cl *CommandLine) envCommand(_ context.Context, cc *ucli.Context) error {
 		shell = sh
 	}
 	ref := cc.Args().First()
-	root, id, err := cl.app.Find(ref, "env: ")
-	if leg := (*app.LegacyError)(nil); errors.As(err, &leg) {
-		return app.Usagef("env: %v: only an isolated session has variables to print", leg)
-	}
+	vars, err := cl.envVars(ref, cc.Bool("unset"))
 	if err != nil {
 		return err
 	}
-	s, err := isolated.Load(root, id)
-	if err != nil {
-		return err
-	}
-	vars := s.Environment()
 	var out string
 	switch {
 	case cc.Bool("json"):
@@ -77,7 +69,7 @@ func (cl *CommandLine) envCommand(_ context.Context, cc *ucli.Context) error {
 		out = envfile.Unsets(keys, shell)
 	default:
 		if out, err = envfile.Exports(vars, shell); err != nil {
-			return fmt.Errorf("session %s: %w", id, err)
+			return fmt.Errorf("session %s: %w", ref, err)
 		}
 	}
 	if _, err := fmt.Fprint(cl.io.Stdout, out); err != nil {
@@ -89,16 +81,36 @@ func (cl *CommandLine) envCommand(_ context.Context, cc *ucli.Context) error {
 	return nil
 }
 
+// envVars are the variables of session ref. With unset, only their names
+// count, which are the same for every session: a session that is gone
+// (removed, or under another root) has them too, so that a shell that
+// still holds them can drop them.
+func (cl *CommandLine) envVars(ref string, unset bool) ([]envfile.Var, error) {
+	root, id, err := cl.app.Find(ref, "env: ")
+	if leg := (*app.LegacyError)(nil); errors.As(err, &leg) {
+		return nil, app.Usagef("env: %v: only an isolated session has variables to print", leg)
+	}
+	if unset && errors.Is(err, isolated.ErrNoSession) {
+		return (&isolated.Session{}).Environment(), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	s, err := isolated.Load(root, id)
+	if err != nil {
+		return nil, err
+	}
+	return s.Environment(), nil
+}
+
 // envHint tells a user at a terminal how to apply what env printed, in
 // the form of the shell it was printed for.
 func envHint(ref string, shell envfile.Shell, unset bool) string {
 	switch {
-	case shell == envfile.Fish && unset:
-		return "to remove these from your shell: mas env " + ref + " --shell fish --unset | source"
+	case unset:
+		return "to remove these from your shell: " + app.UnsetCommand(ref, shell == envfile.Fish)
 	case shell == envfile.Fish:
 		return "to load these into your shell: mas env " + ref + " --shell fish | source"
-	case unset:
-		return `to remove these from your shell: eval "$(mas env ` + ref + ` --unset)"`
 	}
 	return `to load these into your shell: vars=$(mas env ` + ref + `) && eval "$vars"`
 }

@@ -23,6 +23,7 @@ var cmdSend = &command{name: "send", args: []arg{required(targetArg, "<target>")
 		{long: "execute", short: "e", usage: "press Enter after the message, submitting it"},
 		{long: "no-execute", short: "n", usage: "only type the message (the default)"},
 		{long: "force", short: "f", usage: "send even to an agent that is asking a person (the text answers its dialog)"},
+		{long: "json", usage: "print what became of the message for each agent as JSON"},
 		sessionFlag,
 	},
 	action: (*CommandLine).send,
@@ -76,20 +77,50 @@ func (cl *CommandLine) send(ctx context.Context, cc *ucli.Context) error {
 	case here != "" && here != from:
 		return app.Usagef("send: this is agent %s's pane: its messages are from %s, not %s", here, here, from)
 	}
-	ok, failed, err := cl.app.Deliver(ctx, sel, ids, signed(from, message), cc.Bool("execute"), cc.Bool("force"))
+	each, err := cl.app.DeliverEach(ctx, sel, ids, signed(from, message), cc.Bool("execute"), cc.Bool("force"))
 	if err != nil {
 		return fmt.Errorf("send: %w", err)
 	}
-	cl.stdout.Successf("Message sent to %d/%d agents", ok, len(ids))
-	var problems []string
-	for _, u := range unknown {
+	return cl.sendReport(sendResult{Session: sel.Shown(), Total: len(each), Agents: each,
+		Unknown: append([]string{}, unknown...)}, cc.Bool("json"))
+}
+
+// sendReport prints what became of a message (r, Sent not counted yet):
+// as JSON, or as the tagged line the original's callers read, [SUCCESS]
+// only when every agent got it; an error says what went wrong.
+func (cl *CommandLine) sendReport(r sendResult, asJSON bool) error {
+	var problems, failed []string
+	for _, u := range r.Unknown {
 		problems = append(problems, fmt.Sprintf("no agent matches %q", u))
 	}
+	r.Sent, failed = app.Tally(r.Agents)
 	problems = append(problems, failed...)
+	switch {
+	case asJSON:
+		if err := cl.writeJSON(r); err != nil {
+			return err
+		}
+	case len(problems) == 0:
+		cl.stdout.Successf("Message sent to %d/%d agents", r.Sent, r.Total)
+	default:
+		// Not a success: the words stay, for the original's callers.
+		cl.stdout.Partialf("Message sent to %d/%d agents", r.Sent, r.Total)
+	}
 	if len(problems) > 0 {
 		return fmt.Errorf("send: %s", strings.Join(problems, "; "))
 	}
 	return nil
+}
+
+// sendResult is what send --json prints: the session, how many agents
+// got the message of how many the target names, what became of it for
+// each, and the parts of the target that name no agent.
+type sendResult struct {
+	Session string         `json:"session"`
+	Sent    int            `json:"sent"`
+	Total   int            `json:"total"`
+	Agents  []app.Delivery `json:"agents"`
+	Unknown []string       `json:"unknown"`
 }
 
 // signed is message as agent from sends it: after "[From: Agent NN] ", as

@@ -25,7 +25,7 @@ func (cl *CommandLine) sessionAttach(ctx context.Context, cc *ucli.Context) erro
 		if err != nil {
 			return err
 		}
-		return cl.attach(ctx, sel.Name, cc.String("window"), legacy.Owner(root))
+		return cl.attach(ctx, sel.Name, cc.String("window"), legacy.Owner(root), cl.app.AttachCommand(sel))
 	}
 	if err != nil {
 		return err
@@ -34,5 +34,9 @@ func (cl *CommandLine) sessionAttach(ctx context.Context, cc *ucli.Context) erro
 	if err != nil {
 		return err
 	}
-	return cl.attach(ctx, s.TmuxName, cc.String("window"), s.Owner())
+	err = cl.attach(ctx, s.TmuxName, cc.String("window"), s.Owner(), app.SocketPrefix(cl.io.Getenv("MAS_TMUX_SOCKET"))+"mas session attach "+s.ID[:8])
+	if errors.Is(err, app.ErrNotRunning) && !errors.As(err, new(*app.ForeignError)) {
+		err = app.WithHints(err, cl.app.ResumeHints(s)...)
+	}
+	return err
 }

@@ -12,6 +12,7 @@ var cmdSessionCreate = &command{name: "create", usage: "Create an isolated sessi
 	flags: []flagSpec{
 		{long: "config", value: "FILE", kind: fileArg, usage: "JSON file whose prompts are sent to the agents"},
 		{long: "no-attach", usage: "do not attach to the session afterwards"},
+		{long: "json", usage: "print the session as session show --json does, instead of its id"},
 	},
 	action: (*CommandLine).sessionCreate,
 	examples: []example{
@@ -20,5 +21,9 @@ var cmdSessionCreate = &command{name: "create", usage: "Create an isolated sessi
 
 func (cl *CommandLine) sessionCreate(ctx context.Context, cc *ucli.Context) error {
 	l := app.Launch{Mode: app.Isolated, ID: cl.io.Getenv("MAS_SESSION_ID")}
-	return cl.launch(ctx, l, cc.String("config"), cc.Bool("no-attach"), false)
+	out := idLine
+	if cc.Bool("json") {
+		out = sessionJSON
+	}
+	return cl.launch(ctx, l, cc.String("config"), cc.Bool("no-attach"), out)
 }

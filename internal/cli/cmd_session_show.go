@@ -10,6 +10,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"mas/internal/app"
 	"mas/internal/layout"
 )
 
@@ -68,4 +69,14 @@ func (cl *CommandLine) sessionShow(ctx context.Context, cc *ucli.Context) error 
 	}
 	_, err = fmt.Fprint(cl.io.Stdout, b.String())
 	return err
+}
+
+// showSession describes session id of root, with a warning when its
+// status could not be checked against tmux.
+func (cl *CommandLine) showSession(ctx context.Context, root, id string) app.SessionDetail {
+	d, tmuxErr := cl.app.ShowSession(ctx, root, id)
+	if tmuxErr != nil {
+		cl.stderr.Warnf("status not checked against tmux: %v", tmuxErr)
+	}
+	return d
 }

@@ -33,13 +33,21 @@ func (cl *CommandLine) start(ctx context.Context, cc *ucli.Context) error {
 		return err
 	}
 	l := app.Launch{Mode: mode, ID: cl.io.Getenv("MAS_SESSION_ID"), SkipInit: cc.Bool("skip-init")}
-	return cl.launch(ctx, l, cc.String("config"), cc.Bool("no-attach"), true)
+	return cl.launch(ctx, l, cc.String("config"), cc.Bool("no-attach"), startLines)
 }
 
+// launchOutput is what a start prints on stdout once its session runs.
+type launchOutput int
+
+const (
+	startLines  launchOutput = iota // start: the lines the original's API parsed
+	idLine                          // session create: the id alone
+	sessionJSON                     // session create --json: the session as session show --json prints it
+)
+
 // launch starts the session l asks for, with the prompts of the config
-// file (path "" for none). start prints the lines the original's API
-// parsed (startLines); session create prints the id alone.
-func (cl *CommandLine) launch(ctx context.Context, l app.Launch, config string, noAttach, startLines bool) error {
+// file (path "" for none), and prints what out says.
+func (cl *CommandLine) launch(ctx context.Context, l app.Launch, config string, noAttach bool, out launchOutput) error {
 	if _, err := cl.app.ReadyTimeout(); err != nil {
 		return err
 	}
@@ -58,16 +66,8 @@ func (cl *CommandLine) launch(ctx context.Context, l app.Launch, config string, 
 	if err != nil {
 		return err
 	}
-	switch {
-	case !startLines:
-		fmt.Fprintln(cl.io.Stdout, s.ID)
-	case s.ID != "":
-		cl.stdout.Infof("Session ID: %s", s.ID)
-		cl.stdout.Infof("Session: %s", s.Name)
-		cl.stdout.Infof("Workspace: %s", s.Dir)
-	default:
-		cl.stdout.Infof("Session: %s", s.Name)
-		cl.stdout.Infof("Workspace: %s", s.Dir)
+	if err := cl.printLaunched(ctx, s, out); err != nil {
+		return err
 	}
 	if err := cl.app.Started(ctx, s, prompts); err != nil {
 		return err
@@ -76,7 +76,37 @@ func (cl *CommandLine) launch(ctx context.Context, l app.Launch, config string, 
 		cl.stderr.Infof("Session %s is running; attach with: %s", s.Name, s.AttachHint())
 		return nil
 	}
-	return cl.app.Show(ctx, s.Name, "")
+	// The session runs whether or not this terminal shows it: a switch
+	// that fails inside tmux is said, with how to switch, and no failure.
+	err = cl.app.Show(ctx, s.Name, "", s.AttachHint())
+	if err != nil && cl.app.InsideTmux() {
+		cl.stderr.Warnf("%v", err)
+		for _, h := range app.Hints(err) {
+			cl.stderr.Hintf("%s", h)
+		}
+		return nil
+	}
+	return err
+}
+
+// printLaunched prints on stdout what out says of the session s that a
+// start made.
+func (cl *CommandLine) printLaunched(ctx context.Context, s *app.Launched, out launchOutput) error {
+	switch {
+	case out == idLine:
+		_, err := fmt.Fprintln(cl.io.Stdout, s.ID)
+		return err
+	case out == sessionJSON:
+		return cl.writeJSON(cl.showSession(ctx, s.Root, s.ID))
+	case s.ID != "":
+		cl.stdout.Infof("Session ID: %s", s.ID)
+		cl.stdout.Infof("Session: %s", s.Name)
+		cl.stdout.Infof("Workspace: %s", s.Dir)
+	default:
+		cl.stdout.Infof("Session: %s", s.Name)
+		cl.stdout.Infof("Workspace: %s", s.Dir)
+	}
+	return nil
 }
 
 // exists says that the legacy session s, which a start found running,

@@ -47,7 +47,8 @@ func (cl *CommandLine) status(ctx context.Context, cc *ucli.Context) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Session: %s\nStatus: %s\n", st.Session, st.Status)
 	if cc.Bool("detail") && len(sel.Panes) > 0 {
-		fmt.Fprintf(&b, "Started at: %s\nWorkspace: %s\n", st.StartedAt, st.Workspace)
+		// The original's form, in the local time.
+		fmt.Fprintf(&b, "Started at: %s\nWorkspace: %s\n", st.Started.Format(time.DateTime), st.Workspace)
 	}
 	fmt.Fprintf(&b, "HTTP Server: %s\n", st.HTTPServer.State())
 	if cc.Bool("detail") {

@@ -32,7 +32,11 @@ var commandCases = []commandCase{
 	{"running", []string{"status", "--detail"}, "", "~\nWindows:\n  meta (1 panes)\n  design (4 panes)\n", "", ""},
 	{"running", []string{"status", "--json"}, "", "~\"session\": \"mas-a\",\n  \"status\": \"running\",\n  \"httpServer\": {\n    \"running\": false\n  }\n}\n", "", ""},
 	{"running", []string{"send", "00", "hi", "-e"}, "", "[SUCCESS] Message sent to 1/1 agents\n", "", ""},
-	{"running", []string{"send", "00,nope", "hi"}, "", "[SUCCESS] Message sent to 1/1 agents\n", "", `send: no agent matches "nope"`},
+	// Not all the target named: no [SUCCESS] (issue 30 point 8).
+	{"running", []string{"send", "00,nope", "hi"}, "", "[WARNING] Message sent to 1/1 agents\n", "", `send: no agent matches "nope"`},
+	// Issue 30 point 9: send --json says what became of the message for each agent.
+	{"running", []string{"send", "00,nope", "hi", "--json"}, "", "{\n  \"session\": \"mas-a\",\n  \"sent\": 1,\n  \"total\": 1,\n  \"agents\": [\n    {\n      \"id\": \"00\",\n      \"sent\": true\n    }\n  ],\n  \"unknown\": [\n    \"nope\"\n  ]\n}\n", "", `send: no agent matches "nope"`},
+	{"running", []string{"send", "10", "<b>&", "--json"}, "", "~\"unknown\": []\n}\n", "", ""},
 	{"running", []string{"send", "bogus", "hi"}, "", "", "", `invalid target: "bogus" (see mas help for the target forms)`},
 	{"running", []string{"send", "00", "hi", "-e", "-n"}, "", "", "", "usage: send: -e and -n contradict each other"},
 	{"running", []string{"send", "00", ""}, "", "", "", "usage: send: the message is empty"},
@@ -112,6 +116,12 @@ var commandCases = []commandCase{
 	{"", []string{"list", "-u", "00"}, "", "=== MAS Agent List ===\n\nUnit 00: Meta Manager              (Model: opus)\n", "", ""},
 	{"", []string{"list", "-u", "nope"}, "", "=== MAS Agent List ===\n\n", "mas: warning: no agent matches target \"nope\"\n", ""},
 	{"", []string{"version"}, "", "~mas version test\n", "", ""},
+	// Issue 30 point 9: --json on list and version.
+	{"", []string{"version", "--json"}, "", "~{\n  \"version\": \"test\"", "", ""},
+	{"", []string{"list", "--json", "-u", "00,nope"}, "", "[\n  {\n    \"id\": \"00\",\n    \"name\": \"Meta Manager\",\n    \"model\": \"opus\",\n    \"window\": \"meta\",\n    \"pane\": 0\n  }\n]\n",
+		"mas: warning: no agent matches target \"nope\"\n", ""},
+	{"", []string{"list", "--json", "-u", "nope"}, "", "[]\n", "mas: warning: no agent matches target \"nope\"\n", ""},
+	{"", []string{"list", "--json"}, "", "~    \"id\": \"33\",\n    \"name\": \"Analytics\",\n    \"model\": \"sonnet\",\n    \"window\": \"business\",\n    \"pane\": 3\n  }\n]\n", "", ""},
 	{"", []string{"help", "nope"}, "", "", "", `usage: help: unknown command "nope"`},
 	{"", []string{"help", "stauts"}, "", "", "", `usage: help: unknown command "stauts"; did you mean "status"?`}, // issue 30
 	{"", []string{"serve", "--addr", "0.0.0.0:0"}, "", "", "", "usage: serve: refusing to listen on 0.0.0.0:0 without MAS_API_TOKEN"},

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -58,7 +59,7 @@ func TestVersionText(t *testing.T) {
 		{nil, false, "mas version 1.0\ncommit: unknown (the binary carries no build information)\n", "ReadBuildInfo failed"},
 	}
 	for _, tt := range tests {
-		if got := versionText("1.0", tt.bi, tt.ok); got != tt.want {
+		if got := readVersion("1.0", tt.bi, tt.ok).text(); got != tt.want {
 			t.Errorf("%s:\ngot  %q\nwant %q", tt.why, got, tt.want)
 		}
 	}
@@ -81,5 +82,32 @@ func TestVersionFlags(t *testing.T) {
 	}
 	if _, _, err := runCLI(t, "--version", "x"); err == nil || err.Error() != `version: unexpected argument "x"` {
 		t.Errorf("--version x: %v, want a usage error", err)
+	}
+}
+
+// TestVersionJSON: version --json holds what the text says, a field
+// that is not known left out (issue 30 point 9).
+func TestVersionJSON(t *testing.T) {
+	bi := &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Path: "mas", Version: "(devel)"},
+		Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "d1caf84"}, {Key: "vcs.time", Value: "2026-01-02T03:04:05Z"}, {Key: "vcs.modified", Value: "true"}}}
+	tests := []struct {
+		v    versionInfo
+		want string
+	}{
+		{readVersion("1.0", bi, true), `{"version":"1.0","commit":"d1caf84","commitDate":"2026-01-02T03:04:05Z","modified":true,"go":"go1.26.0"}`},
+		{readVersion("1.0", &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Path: "example.com/mas", Version: "v1.2.3"}}, true),
+			`{"version":"1.0","module":"example.com/mas@v1.2.3","go":"go1.26.0"}`},
+		{readVersion("1.0", nil, false), `{"version":"1.0"}`},
+	}
+	for _, tt := range tests {
+		data, err := json.Marshal(tt.v)
+		if err != nil || string(data) != tt.want {
+			t.Errorf("got %s, %v; want %s", data, err, tt.want)
+		}
+	}
+	out, _, err := runCLI(t, "version", "--json")
+	var v map[string]any
+	if err != nil || json.Unmarshal([]byte(out), &v) != nil || v["version"] != "" {
+		t.Errorf("version --json: %q, %v", out, err)
 	}
 }

@@ -48,9 +48,12 @@ const shellCheckTimeout = 10 * time.Second
 // function or a PATH set there counts. The shell is asked only when the
 // program is not on path: the usual start spawns no process for this.
 // A command line that is not one plain command (ProgramOf is "") is not
-// checked. A shell that cannot be run, or that does not answer within
-// shellCheckTimeout, is reported on warn and the start goes on.
-func CheckProgram(ctx context.Context, command, shell, path string, warn func(string)) error {
+// checked. Before it asks the shell, which may take seconds, it says so
+// on info. A shell that cannot be run, or that does not answer within
+// shellCheckTimeout (or ctx's deadline), is reported on warn and the
+// start goes on; a ctx cancelled (an interrupt) ends the check with its
+// cause, and no word of the shell's time.
+func CheckProgram(ctx context.Context, command, shell, path string, info, warn func(string)) error {
 	program := ProgramOf(command)
 	if program == "" || onPath(program, path) {
 		return nil
@@ -66,6 +69,11 @@ func CheckProgram(ctx context.Context, command, shell, path string, warn func(st
 	if filepath.Base(shell) == "fish" {
 		script = "type -q " + quoted // fish's command -v sees no functions
 	}
+	if info != nil {
+		info(fmt.Sprintf("Checking that the agent program %s runs: asking %s as a login shell, which reads your profile (at most %s)",
+			program, shell, shellCheckTimeout))
+	}
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, shellCheckTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, shell, "-l", "-i", "-c", script)
@@ -79,6 +87,8 @@ func CheckProgram(ctx context.Context, command, shell, path string, warn func(st
 	switch {
 	case err == nil:
 		return nil
+	case errors.Is(parent.Err(), context.Canceled):
+		return context.Cause(parent)
 	case ctx.Err() != nil:
 		warn(fmt.Sprintf("could not check that the agent program %s runs: %s -l -i did not answer within %s", program, shell, shellCheckTimeout))
 		return nil

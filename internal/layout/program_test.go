@@ -44,7 +44,7 @@ func TestCheckProgram(t *testing.T) {
 	for _, tt := range tests {
 		os.Remove(log)
 		var warned []string
-		err := CheckProgram(context.Background(), tt.command, tt.shell, bin, func(s string) { warned = append(warned, s) })
+		err := CheckProgram(context.Background(), tt.command, tt.shell, bin, nil, func(s string) { warned = append(warned, s) })
 		got := ""
 		if err != nil {
 			got = err.Error()
@@ -71,7 +71,7 @@ func TestCheckProgramFish(t *testing.T) {
 	log := filepath.Join(dir, "asked")
 	shell := filepath.Join(dir, "fish")
 	os.WriteFile(shell, []byte("#!/bin/sh\necho \"$*\" >"+log+"\n"), 0o755)
-	if err := CheckProgram(context.Background(), "clauded", shell, dir, nil); err != nil {
+	if err := CheckProgram(context.Background(), "clauded", shell, dir, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if asked, _ := os.ReadFile(log); string(asked) != "-l -i -c type -q clauded\n" {
@@ -89,8 +89,32 @@ func TestCheckProgramSlowShell(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*1000*1000) // 200ms stands for the bound
 	defer cancel()
 	var warned []string
-	err := CheckProgram(ctx, "clauded", shell, dir, func(s string) { warned = append(warned, s) })
+	err := CheckProgram(ctx, "clauded", shell, dir, nil, func(s string) { warned = append(warned, s) })
 	if err != nil || len(warned) != 1 || !strings.HasPrefix(warned[0], "could not check that the agent program clauded runs: "+shell+" -l -i did not answer within ") {
 		t.Errorf("err %v, warned %q: a slow profile must not refuse the start", err, warned)
+	}
+}
+
+// TestCheckProgramInterrupted: an interrupt while the shell is asked ends
+// the check with the interrupt, not a word of the shell being slow, and
+// the line before the shell is asked says what takes the time (issue 30
+// point 8).
+func TestCheckProgramInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	shell := filepath.Join(dir, "slowsh")
+	os.WriteFile(shell, []byte("#!/bin/sh\nexec /bin/sleep 30\n"), 0o755)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	var said, warned []string
+	info := func(s string) {
+		said = append(said, s)
+		cancel(errors.New("interrupt signal received"))
+	}
+	err := CheckProgram(ctx, "clauded", shell, dir, info, func(s string) { warned = append(warned, s) })
+	if err == nil || err.Error() != "interrupt signal received" || len(warned) != 0 {
+		t.Errorf("err %v, warned %q: want the interrupt, no warning", err, warned)
+	}
+	want := "Checking that the agent program clauded runs: asking " + shell + " as a login shell, which reads your profile (at most 10s)"
+	if len(said) != 1 || said[0] != want {
+		t.Errorf("said %q, want %q", said, want)
 	}
 }

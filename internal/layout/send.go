@@ -63,16 +63,24 @@ func CheckText(text string) error {
 // the count of panes reached is exact. It returns how many panes got the
 // text.
 func Send(ctx context.Context, c tmux.Client, panes []string, text string, enter bool) (int, error) {
+	missed, err := SendMissing(ctx, c, panes, text, enter)
+	return len(panes) - len(missed), err
+}
+
+// SendMissing is Send that returns the panes the text did not reach: all
+// of them when it reached none (text that CheckText refuses, a target
+// that is not a pane's), and err, the first failure.
+func SendMissing(ctx context.Context, c tmux.Client, panes []string, text string, enter bool) (missed []string, err error) {
 	if err := CheckText(text); err != nil {
-		return 0, err
+		return panes, err
 	}
 	for _, p := range panes {
 		if !isPaneTarget(p) {
-			return 0, fmt.Errorf("send: %q is not a pane of a session ($N:.%%N)", p)
+			return panes, fmt.Errorf("send: %q is not a pane of a session ($N:.%%N)", p)
 		}
 	}
 	if len(panes) == 0 {
-		return 0, nil
+		return nil, nil
 	}
 	buf := fmt.Sprintf("mas-%d-%d", os.Getpid(), bufferSeq.Add(1))
 	cmds := [][]string{{"load-buffer", "-b", buf, "-"}}
@@ -81,11 +89,10 @@ func Send(ctx context.Context, c tmux.Client, panes []string, text string, enter
 	}
 	cmds = append(cmds, []string{"delete-buffer", "-b", buf})
 	if _, err := c.Batch(ctx, strings.NewReader(text), cmds...); err == nil {
-		return len(panes), nil
+		return nil, nil
 	}
-	// Something failed part-way: try pane by pane and count.
+	// Something failed part-way: try pane by pane.
 	c.Run(context.WithoutCancel(ctx), nil, "delete-buffer", "-b", buf)
-	ok := 0
 	var firstErr error
 	for _, p := range panes {
 		cmds := append([][]string{{"load-buffer", "-b", buf, "-"}}, pasteTo(buf, p, enter)...)
@@ -95,11 +102,10 @@ func Send(ctx context.Context, c tmux.Client, panes []string, text string, enter
 			if firstErr == nil {
 				firstErr = err
 			}
-			continue
+			missed = append(missed, p)
 		}
-		ok++
 	}
-	return ok, firstErr
+	return missed, firstErr
 }
 
 // pasteTo pastes buffer buf into pane p as a bracketed paste when the

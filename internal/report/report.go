@@ -45,7 +45,7 @@ const (
 func (r *Reporter) Infof(format string, args ...any) { r.tagged(blue, "[INFO]", format, args) }
 
 // Successf writes "[SUCCESS] <message>": a result that is entirely what was
-// asked for. A partial result is not a success; say it with Infof.
+// asked for. A partial result is not a success; say it with Partialf.
 func (r *Reporter) Successf(format string, args ...any) {
 	r.tagged(green, "[SUCCESS]", format, args)
 }
@@ -53,6 +53,14 @@ func (r *Reporter) Successf(format string, args ...any) {
 // Existsf writes "[WARNING] <message>", the original tool's tag for a
 // command that finds its work already done; mas's own warnings use Warnf.
 func (r *Reporter) Existsf(format string, args ...any) {
+	r.tagged(yellow, "[WARNING]", format, args)
+}
+
+// Partialf writes "[WARNING] <message>", in the original tool's tag and
+// colour: a result that is only part of what was asked for (a message
+// sent to 3 of 4 agents, or to none), where a script of the original
+// looked for its words; the error that follows says why.
+func (r *Reporter) Partialf(format string, args ...any) {
 	r.tagged(yellow, "[WARNING]", format, args)
 }
 

@@ -19,6 +19,8 @@ func TestLines(t *testing.T) {
 			"\033[1;32m[SUCCESS]\033[0m Message sent to 1/1 agents\n"},
 		{"exists", false, false, func(r *Reporter) { r.Existsf("Session '%s' already exists", "mas-tmux") },
 			"[WARNING] Session 'mas-tmux' already exists\n"},
+		{"partial in colour: the original's [WARNING], not [SUCCESS] (issue 30)", true, false, func(r *Reporter) { r.Partialf("Message sent to %d/%d agents", 0, 1) },
+			"\033[1;33m[WARNING]\033[0m Message sent to 0/1 agents\n"},
 		{"warning is never coloured", true, false, func(r *Reporter) { r.Warnf("index %s", "rebuilt") }, "mas: warning: index rebuilt\n"},
 		{"hint", false, false, func(r *Reporter) { r.Hintf("run %q", "mas env") }, "mas: hint: run \"mas env\"\n"},
 		{"debug off", false, false, func(r *Reporter) { r.Debugf("tmux -V") }, ""},
