@@ -179,6 +179,16 @@ func TestExitCodeHints(t *testing.T) {
 	if b.String() != want {
 		t.Errorf("stderr %q, want %q", b.String(), want)
 	}
+	// An error that quotes what a user typed or a process set (a
+	// session's name, its marks) cannot drive the terminal, nor add a
+	// hint of its own; the lines of several errors stay lines.
+	b.Reset()
+	err = app.WithHints(errors.Join(errors.New("no session \x1b]0;t\a"), errors.New("x\u202e")), "attach: mas attach -s 'a\nmas: hint: rm -rf ~'")
+	exitCode(err, &b)
+	want = "mas: no session \ufffd]0;t\ufffd\nx\ufffd\nmas: hint: attach: mas attach -s 'a\ufffdmas: hint: rm -rf ~'\n"
+	if b.String() != want {
+		t.Errorf("stderr %q, want %q", b.String(), want)
+	}
 	if code := exitCode(app.WithHints(app.Usagef("bad"), "h"), &b); code != exitUsage {
 		t.Errorf("a hinted usage error exits %d, want %d", code, exitUsage)
 	}
