@@ -98,6 +98,8 @@ func TestSelectNamed(t *testing.T) {
 		{[]string{"mas-tmux"}, []string{"mas-tmux"}, "mas-tmux", "mas-tmux", "", "issue 30: the root's legacy name, run by another root (a fresh directory's mas-tmux): named, it is that one"},
 		{[]string{"mas-a"}, nil, "mas-typo", "", "no session mas-typo: not a session of", "a name that does not run says so"},
 		{[]string{"mas-a", "mas-b"}, nil, "", "", "several mas sessions are running (mas-a, mas-b)", "no name: as Select"},
+		{[]string{"mas-a"}, nil, "1c", "", "no session 1c (a prefix of an id needs 4 characters or more): not a session of",
+			"too short a prefix says so, as session show's malformed id does"},
 	}
 	for _, tt := range tests {
 		a, f, _, _ := testApp(t, nil)
