@@ -124,7 +124,7 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "mas: %s\n", printableLines(strings.TrimRight(err.Error(), "\n")))
 	for _, h := range app.Hints(err) {
-		fmt.Fprintf(stderr, "mas: hint: %s\n", layout.Printable(h))
+		fmt.Fprintf(stderr, "mas: hint: %s\n", printableLines(h))
 	}
 	var ue *app.UsageError
 	if errors.As(err, &ue) {
@@ -139,7 +139,8 @@ func exitCode(err error, stderr io.Writer) int {
 // printableLines is msg, each of its lines made layout.Printable: an
 // error may quote what a user typed or what a process set (a session's
 // name, its marks, a path), which must not drive the terminal; the lines
-// of several errors stay lines, and a hint stays one line.
+// of several errors stay lines, and so do those of a hint's command that
+// sends a prompt of several lines, quoted, to be pasted whole.
 func printableLines(msg string) string {
 	lines := strings.Split(msg, "\n")
 	for i, l := range lines {

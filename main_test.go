@@ -180,12 +180,13 @@ func TestExitCodeHints(t *testing.T) {
 		t.Errorf("stderr %q, want %q", b.String(), want)
 	}
 	// An error that quotes what a user typed or a process set (a
-	// session's name, its marks) cannot drive the terminal, nor add a
-	// hint of its own; the lines of several errors stay lines.
+	// session's name, its marks) cannot drive the terminal; the lines of
+	// several errors stay lines, as do those of a prompt quoted in a
+	// hint, whose command is pasted whole.
 	b.Reset()
-	err = app.WithHints(errors.Join(errors.New("no session \x1b]0;t\a"), errors.New("x\u202e")), "attach: mas attach -s 'a\nmas: hint: rm -rf ~'")
+	err = app.WithHints(errors.Join(errors.New("no session \x1b]0;t\a"), errors.New("x\u202e")), "send it: mas send 00 'a\n\x1b[2Jb' -e")
 	exitCode(err, &b)
-	want = "mas: no session \ufffd]0;t\ufffd\nx\ufffd\nmas: hint: attach: mas attach -s 'a\ufffdmas: hint: rm -rf ~'\n"
+	want = "mas: no session \ufffd]0;t\ufffd\nx\ufffd\nmas: hint: send it: mas send 00 'a\n\ufffd[2Jb' -e\n"
 	if b.String() != want {
 		t.Errorf("stderr %q, want %q", b.String(), want)
 	}
