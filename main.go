@@ -19,6 +19,7 @@ import (
 	"mas/internal/activity"
 	"mas/internal/app"
 	"mas/internal/cli"
+	"mas/internal/layout"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -121,10 +122,9 @@ func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	msg := strings.TrimRight(err.Error(), "\n")
-	fmt.Fprintf(stderr, "mas: %s\n", msg)
+	fmt.Fprintf(stderr, "mas: %s\n", printableLines(strings.TrimRight(err.Error(), "\n")))
 	for _, h := range app.Hints(err) {
-		fmt.Fprintf(stderr, "mas: hint: %s\n", h)
+		fmt.Fprintf(stderr, "mas: hint: %s\n", printableLines(h))
 	}
 	var ue *app.UsageError
 	if errors.As(err, &ue) {
@@ -134,6 +134,19 @@ func exitCode(err error, stderr io.Writer) int {
 		return exitUsage
 	}
 	return exitFailure
+}
+
+// printableLines is msg, each of its lines made layout.Printable: an
+// error may quote what a user typed or what a process set (a session's
+// name, its marks, a path), which must not drive the terminal; the lines
+// of several errors stay lines, and so do those of a hint's command that
+// sends a prompt of several lines, quoted, to be pasted whole.
+func printableLines(msg string) string {
+	lines := strings.Split(msg, "\n")
+	for i, l := range lines {
+		lines[i] = layout.Printable(l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // closeInheritedFiles marks every descriptor above stderr close-on-exec, so

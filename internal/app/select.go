@@ -204,12 +204,22 @@ func (s *selection) byLegacyHint() (Selected, bool, error) {
 	switch {
 	case isLegacySessionOf(s.root, s.hint):
 	case s.named:
-		return failed(notRunningf("no session %s: not a session of %s (%s), nor a tmux session that runs", s.hint, s.root, s.a.RootWhy()))
+		return failed(notRunningf("no session %s%s: not a session of %s (%s), nor a tmux session that runs",
+			s.hint, tooShort(s.hint), s.root, s.a.RootWhy()))
 	default:
 		return failed(notRunningf("%s is not a session of %s (%s)", s.hint, s.root, s.a.RootWhy()))
 	}
 	return checked(s.session(s.hint), legacy.Owner(s.root), notRunningf("no running session %s", s.hint),
 		"session "+s.hint+" is not running")
+}
+
+// tooShort says of a hint that could begin an id, but is shorter than
+// any prefix Find takes, that a prefix needs more ("-s 1c").
+func tooShort(hint string) string {
+	if len(hint) < isolated.MinPrefix && strings.Trim(hint, "0123456789abcdef") == "" {
+		return fmt.Sprintf(" (a prefix of an id needs %d characters or more)", isolated.MinPrefix)
+	}
+	return ""
 }
 
 // byEnvID selects the isolated session of the root that MAS_SESSION_ID

@@ -310,10 +310,14 @@ func (a *App) Show(ctx context.Context, name, window, mas string) error {
 }
 
 // AttachCommand is the mas command that attaches to the selected session
-// from anywhere: by its id for an isolated session of the root, else by
-// its tmux name.
+// from anywhere: by its id for an isolated session, with its root when it
+// is another's than this one (one named with --session), else by its tmux
+// name.
 func (a *App) AttachCommand(sel Selected) string {
 	mas := SocketPrefix(a.Getenv("MAS_TMUX_SOCKET")) + "mas "
+	if sel.Iso != nil && !layout.SamePath(sel.Root, a.Root()) {
+		mas = "MAS_ROOT=" + shellQuote(sel.Root) + " " + mas
+	}
 	if sel.Iso != nil {
 		return mas + "session attach " + sel.Iso.ID[:8]
 	}

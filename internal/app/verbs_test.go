@@ -98,6 +98,8 @@ func TestSelectNamed(t *testing.T) {
 		{[]string{"mas-tmux"}, []string{"mas-tmux"}, "mas-tmux", "mas-tmux", "", "issue 30: the root's legacy name, run by another root (a fresh directory's mas-tmux): named, it is that one"},
 		{[]string{"mas-a"}, nil, "mas-typo", "", "no session mas-typo: not a session of", "a name that does not run says so"},
 		{[]string{"mas-a", "mas-b"}, nil, "", "", "several mas sessions are running (mas-a, mas-b)", "no name: as Select"},
+		{[]string{"mas-a"}, nil, "1c", "", "no session 1c (a prefix of an id needs 4 characters or more): not a session of",
+			"too short a prefix says so, as session show's malformed id does"},
 	}
 	for _, tt := range tests {
 		a, f, _, _ := testApp(t, nil)
@@ -587,5 +589,29 @@ func TestStoppedSessionSaidOnce(t *testing.T) {
 	_, err = b.Message(ctx, api.MessageRequest{Target: "00", Message: "hi", Session: run.SessionID})
 	if want := "session " + run.SessionID + " is not running"; !errors.Is(err, api.ErrNotFound) || err.Error() != want {
 		t.Errorf("message to a stopped session: %v, want 404 %q", err, want)
+	}
+}
+
+// TestAttachCommand: the command that attaches from outside tmux, which a
+// failed switch inside tmux gives, works from where it was given: another
+// root's isolated session, named with --session, is found under that
+// root only.
+func TestAttachCommand(t *testing.T) {
+	a, _, _, _ := testApp(t, map[string]string{"MAS_TMUX_SOCKET": "s"})
+	id := "1612c47f-0000-4000-8000-000000000000"
+	tests := []struct {
+		sel  Selected
+		want string
+		why  string
+	}{
+		{Selected{Name: "mas-1612c47f", Root: a.Root(), Iso: &isolated.Session{ID: id}}, "MAS_TMUX_SOCKET=s mas session attach 1612c47f", "the root's own session, by its id"},
+		{Selected{Name: "mas-1612c47f", Root: "/other root", Iso: &isolated.Session{ID: id}}, "MAS_ROOT='/other root' MAS_TMUX_SOCKET=s mas session attach 1612c47f",
+			"issue 30: another root's, named with --session: 'session attach 1612c47f' alone looked for it under this root"},
+		{Selected{Name: "mas-tmux", Root: "/other root"}, "MAS_SESSION_NAME=mas-tmux MAS_TMUX_SOCKET=s mas attach", "a legacy session, by its name from anywhere"},
+	}
+	for _, tt := range tests {
+		if got := a.AttachCommand(tt.sel); got != tt.want {
+			t.Errorf("%s: %s, want %s", tt.why, got, tt.want)
+		}
 	}
 }

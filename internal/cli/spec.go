@@ -171,8 +171,10 @@ type reading struct {
 	help     bool  // -h or --help asks for the command's help
 	err      error // the first usage error; help and err are never both set
 	// mistyped is a word that looks like a flag and names none, taken as
-	// a positional where no such word can be: the target of send.
-	mistyped string
+	// a positional where no such word can be: the target of send;
+	// misplaced says of one that names a flag, taken there, where it
+	// stands.
+	mistyped, misplaced string
 }
 
 // read reads words, the arguments after "mas", against the spec whose root
@@ -205,6 +207,10 @@ func read(root *command, words []string, typing bool) *reading {
 	}
 	if r.mistyped != "" && !typing {
 		r.fail(r.unknownFlag(r.mistyped)) // before the count: it is why a word is missing
+	}
+	if r.misplaced != "" && !typing {
+		r.fail(r.usage(r.misplaced + ", and is read as one (the first words of " + r.path() +
+			" are taken whatever they look like): put the flags after them"))
 	}
 	switch c := r.cmd; {
 	case typing:
@@ -312,8 +318,10 @@ func (r *reading) boolValue(f flagSpec, w, value string) {
 // that looks like a flag and names none, where only an agent can be, is
 // remembered as the mistyped flag it must be ("send --exectue 00 hi").
 func (r *reading) literal(w string) {
-	if len(w) > 1 && w[0] == '-' && r.cmd.args[len(r.pos)].kind != textArg && r.mistyped == "" {
-		if _, _, _, ok := r.cmd.flagWord(w); !ok {
+	if len(w) > 1 && w[0] == '-' && r.cmd.args[len(r.pos)].kind != textArg && r.mistyped == "" && r.misplaced == "" {
+		if _, _, _, ok := r.cmd.flagWord(w); ok {
+			r.misplaced = w + " stands where " + r.cmd.args[len(r.pos)].name + " goes" // "send -s 1612 00 hi"
+		} else {
 			r.mistyped = w
 		}
 	}

@@ -82,12 +82,11 @@ func styledLine(runs []sgr.Run) Line {
 		}
 		runs = runs[:len(runs)-1]
 	}
-	l := Line{Runs: make([]sgr.Run, 0, len(runs))}
+	var text strings.Builder
 	for _, r := range runs {
-		l.Text += r.Text
-		l.Runs = append(l.Runs, r)
+		text.WriteString(r.Text)
 	}
-	return l
+	return Line{Text: text.String(), Runs: append(make([]sgr.Run, 0, len(runs)), runs...)}
 }
 
 // capture returns the rows of each pane as tmux gives them, capture-pane

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"mas/internal/faketmux"
+	"mas/internal/sgr"
 	"mas/internal/tmuxtest"
 	"mas/tmux"
 )
@@ -269,5 +271,26 @@ func TestCaptureStyledRealTmux(t *testing.T) {
 	rows, err := Capture(ctx, r, []string{pane}, 20)
 	if want := []string{"red bold plain pink", long[:40], long[40:], "end", "bar", "link </span><script>x</script>"}; err != nil || !slices.Equal(rows[pane], want) {
 		t.Errorf("Capture: %q, %v; want the rows as the screen shows them, %q", rows[pane], err, want)
+	}
+}
+
+// TestStyledLineOfManyRuns guards a line whose every cell has a style of
+// its own (bold on and off, as an agent may print it): its text was
+// copied again for each run, memory and time the square of its length.
+func TestStyledLineOfManyRuns(t *testing.T) {
+	const cells = 20000
+	runs := make([]sgr.Run, cells)
+	for i := range runs {
+		runs[i] = sgr.Run{Text: "ab", Style: sgr.Style{Bold: i%2 == 0}}
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	l := styledLine(runs)
+	runtime.ReadMemStats(&after)
+	if l.Text != strings.Repeat("ab", cells) || len(l.Runs) != cells {
+		t.Fatalf("styledLine: text %.20q… of %d bytes and %d runs, want %d runs of ab", l.Text, len(l.Text), len(l.Runs), cells)
+	}
+	if bytes := after.TotalAlloc - before.TotalAlloc; bytes > 100*uint64(len(l.Text)) {
+		t.Errorf("styledLine of %d runs allocated %d bytes, want some times its text's %d", cells, bytes, len(l.Text))
 	}
 }

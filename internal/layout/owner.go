@@ -54,17 +54,18 @@ func (o Owner) Foreign(want Owner) bool {
 		o.ID != "" && want.ID != "" && o.ID != want.ID
 }
 
-// String names the owner for people, its root quoted: "isolated session
+// String names the owner for people, its root quoted and its id made
+// Printable (a process in the session can set both): "isolated session
 // ID of root "/r"", "the legacy session of root "/r"".
 func (o Owner) String() string {
 	var b strings.Builder
 	switch {
 	case o.Mode == Isolated && o.ID != "":
-		b.WriteString("isolated session " + o.ID)
+		b.WriteString("isolated session " + Printable(o.ID))
 	case o.Mode == Legacy:
 		b.WriteString("the legacy session")
 	case o.ID != "":
-		b.WriteString("session " + o.ID)
+		b.WriteString("session " + Printable(o.ID))
 	default:
 		b.WriteString("a session")
 	}

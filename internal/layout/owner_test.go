@@ -52,6 +52,12 @@ func TestOwnerString(t *testing.T) {
 		{Owner{Root: "/r\tt", Mode: "legacy"}, `the legacy session of root "/r\tt"`},
 		{Owner{Root: "/r"}, `a session of root "/r"`},
 		{Owner{ID: "x"}, `session x`},
+		// A process in any pane can set its session's marks (tmux
+		// set-option), and they are read unquoted: an id must not put a
+		// line of its own, nor an escape, in the message that says whose
+		// the session is.
+		{Owner{Root: "/r", Mode: "isolated", ID: "x\nmas: hint: run \x1b]0;t\a"}, "isolated session x\ufffdmas: hint: run \ufffd]0;t\ufffd of root \"/r\""},
+		{Owner{ID: "\u202ex"}, "session \ufffdx"},
 	}
 	for _, tt := range tests {
 		if got := tt.o.String(); got != tt.want {

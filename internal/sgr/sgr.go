@@ -89,20 +89,19 @@ func Parse(lines []string) [][]Run {
 }
 
 // parseLine reads one line in style st and returns its runs and the style
-// at its end.
+// at its end. Text goes on in the run it is in until its style changes:
+// an SGR that changes nothing shown (blink, overline; tmux writes one
+// before every cell when they alternate) starts no run, and text is
+// never copied again for each of them.
 func parseLine(line string, st Style) ([]Run, Style) {
 	var runs []Run
 	var text strings.Builder
+	var textStyle Style // the style of text, when it holds any
 	flush := func() {
-		if text.Len() == 0 {
-			return
+		if text.Len() > 0 {
+			runs = append(runs, Run{Text: text.String(), Style: textStyle})
+			text.Reset()
 		}
-		if n := len(runs); n > 0 && runs[n-1].Style == st {
-			runs[n-1].Text += text.String()
-		} else {
-			runs = append(runs, Run{Text: text.String(), Style: st})
-		}
-		text.Reset()
 	}
 	for i := 0; i < len(line); {
 		if line[i] != 0x1b {
@@ -110,6 +109,10 @@ func parseLine(line string, st Style) ([]Run, Style) {
 			if j < 0 {
 				j = len(line) - i
 			}
+			if textStyle != st {
+				flush()
+			}
+			textStyle = st
 			text.WriteString(line[i : i+j])
 			i += j
 			continue
@@ -117,7 +120,6 @@ func parseLine(line string, st Style) ([]Run, Style) {
 		params, next, ok := escape(line, i)
 		i = next
 		if ok {
-			flush()
 			st = apply(st, params)
 		}
 	}

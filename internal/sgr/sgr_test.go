@@ -2,6 +2,7 @@ package sgr
 
 import (
 	"encoding/json"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -89,4 +90,24 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestParseSameStyleCells guards a line whose every cell has its own SGR
+// that changes nothing shown (tmux writes "\e[5m" and "\e[0m…" around each
+// cell when blink alternates): its text was copied again for each cell,
+// memory and time the square of the line's length (seconds for one line
+// of peek --lines 2000 that an agent can print).
+func TestParseSameStyleCells(t *testing.T) {
+	const cells = 20000
+	line := strings.Repeat("\x1b[5ma\x1b[0m\x1b[39m\x1b[49mb", cells/2)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	runs := Parse([]string{line})
+	runtime.ReadMemStats(&after)
+	if got := show(runs); got != "["+strings.Repeat("ab", cells/2)+"|{}]" {
+		t.Fatalf("Parse: got %.80s…, want one run of the default style", got)
+	}
+	if bytes := after.TotalAlloc - before.TotalAlloc; bytes > 100*uint64(len(line)) {
+		t.Errorf("Parse of one line of %d cells, each with its own SGR, allocated %d bytes, want some times the line's %d", cells, bytes, len(line))
+	}
 }
