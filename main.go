@@ -122,7 +122,9 @@ func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "mas: %s\n", printableLines(strings.TrimRight(err.Error(), "\n")))
+	// Each line its own "mas: ": several errors joined (session stop a b)
+	// are each a line of their own.
+	fmt.Fprintf(stderr, "mas: %s\n", strings.ReplaceAll(printableLines(strings.TrimRight(err.Error(), "\n")), "\n", "\nmas: "))
 	for _, h := range app.Hints(err) {
 		fmt.Fprintf(stderr, "mas: hint: %s\n", printableLines(h))
 	}

@@ -181,12 +181,12 @@ func TestExitCodeHints(t *testing.T) {
 	}
 	// An error that quotes what a user typed or a process set (a
 	// session's name, its marks) cannot drive the terminal; the lines of
-	// several errors stay lines, as do those of a prompt quoted in a
-	// hint, whose command is pasted whole.
+	// several errors stay lines, each after "mas: ", as do those of a
+	// prompt quoted in a hint, whose command is pasted whole.
 	b.Reset()
 	err = app.WithHints(errors.Join(errors.New("no session \x1b]0;t\a"), errors.New("x\u202e")), "send it: mas send 00 'a\n\x1b[2Jb' -e")
 	exitCode(err, &b)
-	want = "mas: no session \ufffd]0;t\ufffd\nx\ufffd\nmas: hint: send it: mas send 00 'a\n\ufffd[2Jb' -e\n"
+	want = "mas: no session \ufffd]0;t\ufffd\nmas: x\ufffd\nmas: hint: send it: mas send 00 'a\n\ufffd[2Jb' -e\n"
 	if b.String() != want {
 		t.Errorf("stderr %q, want %q", b.String(), want)
 	}

@@ -592,7 +592,7 @@ stop_piped() {
 
 	run --separate-stderr mas session rm mas-tmux
 	assert_failure 1
-	assert_equal "$stderr" "mas: session rm: mas-tmux is the legacy session of root \"$WORK\", not an isolated session: it has no directory of its own to remove; stop it with: mas stop"
+	assert_equal "$stderr" "mas: session rm: mas-tmux is the legacy session of root \"$WORK\", not an isolated session: it has no directory of its own to remove; stop it with: mas session stop mas-tmux"
 	run --separate-stderr mas session resume mas-tmux
 	assert_failure 1
 	assert_equal "$stderr" "mas: session resume: mas-tmux is the legacy session of root \"$WORK\", not an isolated session: start it again with: mas start"

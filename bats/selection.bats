@@ -179,7 +179,7 @@ mas: hint: resume it: mas session resume $id8"
 	run --separate-stderr mas session stop deadbeef "$three" abcdabcd
 	assert_failure 1
 	[[ "$stderr" == *"Stopped mas-${three:0:8}; its files stay in $A/sessions/$three"* ]] || fail "$stderr"
-	[[ "$stderr" == *"mas: no such session deadbeef under $A/sessions"*$'\n'"no such session abcdabcd under $A/sessions"* ]] || fail "$stderr"
+	[[ "$stderr" == *"mas: no such session deadbeef under $A/sessions"*$'\n'"mas: no such session abcdabcd under $A/sessions"* ]] || fail "$stderr"
 	run tmux ls
 	assert_failure
 }

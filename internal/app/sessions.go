@@ -42,6 +42,12 @@ func (e *LegacyError) Error() string {
 	return fmt.Sprintf("%s is the legacy session of root %q, not an isolated session", layout.Printable(e.Name), e.Root)
 }
 
+// StopLegacyCommand is the command that stops the legacy session e
+// names, by its name: mas stop alone may choose another session.
+func StopLegacyCommand(e *LegacyError) string {
+	return "mas session stop " + shellQuote(e.Name)
+}
+
 // whereRoot adds to an error that no session matches where the root came
 // from: the session may well be under another root.
 func (a *App) whereRoot(err error) error {

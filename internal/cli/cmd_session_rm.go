@@ -21,7 +21,7 @@ var cmdSessionRm = &command{name: "rm", args: []arg{required(sessionArg, "<id>")
 func (cl *CommandLine) sessionRemove(ctx context.Context, cc *ucli.Context) error {
 	root, id, err := cl.findSession(cc)
 	if leg := (*app.LegacyError)(nil); errors.As(err, &leg) {
-		return fmt.Errorf("session rm: %w: it has no directory of its own to remove; stop it with: mas stop", err)
+		return fmt.Errorf("session rm: %w: it has no directory of its own to remove; stop it with: %s", err, app.StopLegacyCommand(leg))
 	}
 	if err != nil {
 		return err

@@ -101,7 +101,7 @@ var commandCases = []commandCase{
 	{"legacy", []string{"session", "list", "--json"}, "", "~\"workingDir\": \"{root}\",\n      \"mode\": \"legacy\"", "", ""},
 	{"legacy", []string{"session", "show", "mas-tmux"}, "", "~Mode:      legacy\n", "", ""},
 	{"legacy", []string{"session", "show", "mas-tmux"}, "", "~Workspace: {root}\nUnits:     {root}/unit\n", "", ""},
-	{"legacy", []string{"session", "rm", "mas-tmux"}, "", "", "", "session rm: mas-tmux is the legacy session of root \"{root}\", not an isolated session: it has no directory of its own to remove; stop it with: mas stop"},
+	{"legacy", []string{"session", "rm", "mas-tmux"}, "", "", "", "session rm: mas-tmux is the legacy session of root \"{root}\", not an isolated session: it has no directory of its own to remove; stop it with: mas session stop mas-tmux"},
 	{"legacy", []string{"session", "resume", "mas-tmux"}, "", "", "", "session resume: mas-tmux is the legacy session of root \"{root}\", not an isolated session: start it again with: mas start"},
 	{"legacy", []string{"session", "attach", "mas-tmux"}, "", "", "", "not a terminal: attach from one with: tmux attach -t mas-tmux"},
 	{"legacy", []string{"env", "mas-tmux"}, "", "", "", "usage: env: mas-tmux is the legacy session of root \"{root}\", not an isolated session: only an isolated session has variables to print"},
