@@ -106,7 +106,8 @@ by_hand() {
 	mas session stop "$id" 2>/dev/null || fail "stop under ROOT"
 	# The id is free to run again: another root takes it (MAS_SESSION_ID
 	# chosen by hand, or a copy of the root).
-	MAS_ROOT="$other" MAS_SESSION_ID="$id" mas session create --no-attach >/dev/null 2>&1 || fail "create under $other"
+	MAS_ROOT="$other" MAS_SESSION_ID="$id" run --separate-stderr mas session create --no-attach
+	[ "$status" -eq 0 ] || fail "create under $other: $stderr"
 	for ref in "$id" "${id:0:8}" "mas-${id:0:8}"; do
 		run --separate-stderr mas session stop "$ref"
 		assert_success
@@ -160,11 +161,13 @@ mas: hint: forget it in this shell: eval \"\$(mas env ${id:0:8} --unset)\""
 	local id=0fccadef-2222-4222-8222-222222222222 other="$BATS_TEST_TMPDIR/other root" name
 	name="mas-${id:0:8}"
 	export ROOT="$BATS_TEST_TMPDIR/root a" MAS_ROOT="$BATS_TEST_TMPDIR/root a"
-	MAS_SESSION_ID="$id" mas session create --no-attach >/dev/null 2>&1 || fail "create under $ROOT"
+	MAS_SESSION_ID="$id" run --separate-stderr mas session create --no-attach
+	[ "$status" -eq 0 ] || fail "create under $ROOT: $stderr"
 	# Its tmux session ends behind mas's back (its server died): the files still say active.
 	tmux kill-session -t "=$name"
 	assert_file_contains "$ROOT/sessions/$id/.session" '^STATUS=active$'
-	MAS_ROOT="$other" MAS_SESSION_ID="$id" mas session create --no-attach >/dev/null 2>&1 || fail "create under $other"
+	MAS_ROOT="$other" MAS_SESSION_ID="$id" run --separate-stderr mas session create --no-attach
+	[ "$status" -eq 0 ] || fail "create under $other: $stderr"
 	log_tmux_calls
 	export PATH="$TMUX_LOG_PATH:$PATH"
 	local belongs="tmux session $name belongs to isolated session $id of root \"$other\""
