@@ -274,6 +274,10 @@ func checkName(name string) error {
 	return nil
 }
 
+// createTries is how many times Create builds a session on a server that
+// exits as it answers.
+const createTries = 4
+
 // ErrDuplicate is returned by Create when a session of that name exists
 // already; that session is left alone.
 var ErrDuplicate = errors.New("tmux session exists already")
@@ -289,9 +293,11 @@ func Create(ctx context.Context, c tmux.Client, s Spec) error {
 		return err
 	}
 	out, err := c.Batch(ctx, nil, cmds...)
-	if tmux.ServerExited(err) {
-		// The server was exiting (a kill-server just before): whatever it
-		// built went with it. The next call starts a new server.
+	// The server was exiting (a kill-server, or the kill of its last
+	// session, just before): whatever it built went with it, and a call
+	// starts a new server once the old one is gone, which a busy machine
+	// may take a moment more to see through.
+	for try := 1; try < createTries && tmux.ServerExited(err) && ctx.Err() == nil; try++ {
 		out, err = c.Batch(ctx, nil, cmds...)
 	}
 	if tmux.DuplicateSession(err) {

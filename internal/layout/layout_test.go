@@ -152,22 +152,31 @@ func TestProgramOf(t *testing.T) {
 	}
 }
 
-func TestCreateRetriesOnceWhenTheServerWasExiting(t *testing.T) {
-	n := 0
-	rec := &tmux.Recorder{Respond: func(args []string) ([]byte, error) {
-		if args[0] != "new-session" {
-			return nil, nil
+// TestCreateRetriesWhileTheServerIsExiting: a server that exits as it
+// answers (the kill of its last session just before) is tried again, a
+// few times on a busy machine, and then the error is the caller's.
+func TestCreateRetriesWhileTheServerIsExiting(t *testing.T) {
+	for _, exiting := range []int{1, createTries - 1, createTries} {
+		n := 0
+		rec := &tmux.Recorder{Respond: func(args []string) ([]byte, error) {
+			if args[0] != "new-session" {
+				return nil, nil
+			}
+			if n++; n <= exiting {
+				return nil, &tmux.Error{ExitCode: 1, Stderr: "server exited unexpectedly"}
+			}
+			return []byte(strings.Repeat("%1\n", 13)), nil
+		}}
+		err := Create(context.Background(), rec, spec)
+		if exiting < createTries && err != nil {
+			t.Errorf("exiting %d times: %v", exiting, err)
 		}
-		if n++; n == 1 {
-			return nil, &tmux.Error{ExitCode: 1, Stderr: "server exited unexpectedly"}
+		if exiting == createTries && !tmux.ServerExited(err) {
+			t.Errorf("exiting every time: %v, want the server's exit", err)
 		}
-		return []byte(strings.Repeat("%1\n", 13)), nil
-	}}
-	if err := Create(context.Background(), rec, spec); err != nil {
-		t.Fatal(err)
-	}
-	if len(rec.Calls()) != 2 {
-		t.Errorf("calls = %d, want the batch twice", len(rec.Calls()))
+		if want := min(exiting+1, createTries); n != want {
+			t.Errorf("exiting %d times: the batch ran %d times, want %d", exiting, n, want)
+		}
 	}
 }
 
