@@ -94,3 +94,20 @@ func (c *counting) Batch(ctx context.Context, stdin io.Reader, cmds ...[]string)
 	c.n++
 	return c.Client.Batch(ctx, stdin, cmds...)
 }
+
+// TestSnapshotScreensOnAnOlderTmux: a tmux that cannot run the batch
+// (before 3.2, run-shell has no -C) gets the listing alone, as Snapshot
+// makes it, and the screens are read later.
+func TestSnapshotScreensOnAnOlderTmux(t *testing.T) {
+	rec := &tmux.Recorder{Respond: func(args []string) ([]byte, error) {
+		if slices.Contains(args, "run-shell") {
+			return nil, &tmux.Error{Args: args, ExitCode: 1, Stderr: "unknown flag -C"}
+		}
+		return nil, nil
+	}}
+	panes, screens, err := SnapshotScreens(context.Background(), rec, "", 5, true)
+	calls := rec.Calls()
+	if err != nil || len(panes) != 0 || screens == nil || len(calls) != 2 || calls[1][0] != "list-panes" || slices.Contains(calls[1], ";") {
+		t.Errorf("%v, %v, %v; calls %q: want the batch, then list-panes alone", panes, screens, err, calls)
+	}
+}
