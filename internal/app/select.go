@@ -89,12 +89,12 @@ func (a *App) SelectNamed(ctx context.Context, name string) (Selected, error) {
 // SelectPeek is Select, or SelectNamed when named, for a Peek of lines
 // lines read as form says: the tmux process that lists the panes also
 // reads the screens of the session the hint or MAS_SESSION_ID names as
-// one of the root's isolated sessions, else of every mas-* session
-// (layout.SnapshotScreens), so that a Peek of the selected session starts
-// no other.
+// one of the root's isolated sessions, else of every mas-* session, if
+// its marks say it is the root's or say nothing (layout.SnapshotScreens),
+// so that a Peek of the selected session starts no other.
 func (a *App) SelectPeek(ctx context.Context, hint string, named bool, lines int, form PeekForm) (Selected, error) {
 	return a.choose(ctx, hint, named, func(ctx context.Context) ([]layout.PaneInfo, *layout.Screens, error) {
-		return layout.SnapshotScreens(ctx, a.Tmux, a.likelySession(hint), lines, form != PeekRows)
+		return layout.SnapshotScreens(ctx, a.Tmux, a.likelySession(hint), a.Root(), lines, form != PeekRows)
 	})
 }
 

@@ -66,9 +66,13 @@ func (s *Screens) rows(ctx context.Context, c tmux.Client, panes []string, flags
 // -C" runs a command list that a format loop over the server's sessions,
 // windows and panes makes (tmux 3.2), one capture per pane as Capture
 // reads it. The session is the tmux session of that name, when it is one
-// checkName allows, else every session whose name starts with "mas-": the
-// panes of the session a command then selects from the listing are read
-// already (Screens), and a pane that was not, the Screens read later. Only
+// checkName allows, else every session whose name starts with "mas-"; of
+// those, only a session whose marks say it is root's, or say nothing
+// (Owner), so that no screen of another root's session is read unless a
+// command selects it. The panes of the session a command then selects from
+// the listing are read already (Screens), and a pane that was not, the
+// Screens read later. A root that a format cannot hold as it is (see
+// plainPath) reads no screen ahead. Only
 // tmux's ids go into that command list, never a name, a title or any value
 // a program controls; the listing is framed as listing frames it, and the
 // screens are ended by markers of a random word (see capture), so that no
@@ -76,17 +80,21 @@ func (s *Screens) rows(ctx context.Context, c tmux.Client, panes []string, flags
 //
 // When tmux cannot run it (an older one), the panes are listed alone, by
 // Snapshot, and nothing is read ahead.
-func SnapshotScreens(ctx context.Context, c tmux.Client, session string, n int, styled bool) ([]PaneInfo, *Screens, error) {
+func SnapshotScreens(ctx context.Context, c tmux.Client, session, root string, n int, styled bool) ([]PaneInfo, *Screens, error) {
 	s := NewScreens(n, styled)
 	if n < 1 || n > MaxCaptureLines {
 		return nil, nil, fmt.Errorf("%w: %d", ErrLines, n)
+	}
+	if !plainPath(root) {
+		panes, err := Snapshot(ctx, c)
+		return panes, s, err
 	}
 	word, nonce := "mas"+rand.Text(), rand.Text()
 	end := word + "end"
 	out, err := c.Batch(ctx, nil,
 		[]string{"list-panes", "-a", "-F", frame(word, snapshotFields)},
 		[]string{"display-message", "-p", end},
-		[]string{"run-shell", "-C", s.loop(session, nonce)})
+		[]string{"run-shell", "-C", s.loop(session, root, nonce)})
 	switch {
 	case err == nil, tmux.PanesGone(err):
 	case isMissing(err):
@@ -115,11 +123,13 @@ func SnapshotScreens(ctx context.Context, c tmux.Client, session string, n int, 
 // of SnapshotScreens: per pane of the session (see there), its capture in
 // a command list of its own, which a pane gone meanwhile fails alone, and
 // a marker line of nonce and the pane's target.
-func (s *Screens) loop(session, nonce string) string {
+func (s *Screens) loop(session, root, nonce string) string {
 	match := "#{m:mas-*,#{session_name}}"
 	if checkName(session) == nil {
 		match = "#{==:#{session_name}," + session + "}"
 	}
+	owner := "#{" + RootOption + "}"
+	match = "#{&&:" + match + ",#{||:#{==:" + owner + ",},#{==:" + owner + "," + quoteOption(root) + "}}}"
 	// display-message reads its text with strftime(3) too, where "%4"
 	// is a field 4 wide: the marker holds the pane's number without "%".
 	each := fmt.Sprintf(`if-shell -F 1 "capture-pane %s -t '#{session_id}:.#{pane_id}' -S -%d ; `+
@@ -146,4 +156,16 @@ func markedScreens(out []byte, nonce string) map[string][]string {
 		block = nil
 	}
 	return got
+}
+
+// plainPath tells whether path is absolute and holds only characters that
+// a tmux format compares as they are: letters, digits, "/", ".", "_", "-",
+// "+" and spaces.
+func plainPath(path string) bool {
+	for _, c := range path {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("/._-+ ", c)) {
+			return false
+		}
+	}
+	return strings.HasPrefix(path, "/")
 }

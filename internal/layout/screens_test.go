@@ -51,7 +51,7 @@ func TestSnapshotScreensRealTmux(t *testing.T) {
 	}
 	for _, session := range []string{"", "mas-a", "bad name;"} {
 		counted.n = 0
-		panes, screens, err := SnapshotScreens(ctx, counted, session, 5, false)
+		panes, screens, err := SnapshotScreens(ctx, counted, session, "/a root", 5, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,6 +76,40 @@ func TestSnapshotScreensRealTmux(t *testing.T) {
 	}
 	if ok, _ := Exists(ctx, r, "mas-a"); !ok {
 		t.Error("the session is gone: a pane's text or title ran as a command")
+	}
+}
+
+// TestSnapshotScreensReadsNoOtherRoot: the screens of a session whose
+// marks say it is another root's are not read ahead, those of the root's
+// own are; a root a format cannot hold reads none ahead.
+func TestSnapshotScreensReadsNoOtherRoot(t *testing.T) {
+	r := tmuxtest.Server(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	out, err := r.Batch(ctx, nil,
+		[]string{"new-session", "-d", "-s", "mas-b", "-P", "-F", "#{session_id}:.#{pane_id}", "--", "sleep", "600"},
+		[]string{"set-option", "-t", "=mas-b:", RootOption, quoteOption("/their root")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pane := strings.TrimSpace(string(out))
+	for _, tt := range []struct {
+		root string
+		read bool
+		why  string
+	}{
+		{"/their root", true, "the root's own session"},
+		{"/my root", false, "attack: another root's session of a name a command may select"},
+		{"/their root,#{pane_id}", false, "a root a format cannot hold: nothing read ahead"},
+	} {
+		counted := &counting{Client: r}
+		_, screens, err := SnapshotScreens(ctx, counted, "mas-b", tt.root, 5, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := screens.Capture(ctx, counted, []string{pane}); err != nil || (counted.n == 1) != tt.read {
+			t.Errorf("%s: %v, %d tmux processes; read ahead: %v", tt.why, err, counted.n, tt.read)
+		}
 	}
 }
 
@@ -105,7 +139,7 @@ func TestSnapshotScreensOnAnOlderTmux(t *testing.T) {
 		}
 		return nil, nil
 	}}
-	panes, screens, err := SnapshotScreens(context.Background(), rec, "", 5, true)
+	panes, screens, err := SnapshotScreens(context.Background(), rec, "", "/root", 5, true)
 	calls := rec.Calls()
 	if err != nil || len(panes) != 0 || screens == nil || len(calls) != 2 || calls[1][0] != "list-panes" || slices.Contains(calls[1], ";") {
 		t.Errorf("%v, %v, %v; calls %q: want the batch, then list-panes alone", panes, screens, err, calls)
