@@ -68,22 +68,22 @@ compare_heading="## Before and after"
 sections() { sed -n '/^## /,$p' "$repo/BENCHMARKS.md" 2>/dev/null || true; }
 
 # bench_compare OLD_BIN RUNS runs the commands' benchmark on OLD_BIN, then
-# on this tree, and writes the section that compares them.
+# on this tree (whose tables BENCHMARKS.md then shows), and writes the
+# section that compares them.
 bench_compare() {
-	local tmp before
+	local tmp commit
 	tmp="$(mktemp -d /tmp/mbcmp.XXXXXX)"
-	cp "$repo/BENCHMARKS.md" "$tmp/kept.md"
+	# The second run's tables are the ones BENCHMARKS.md keeps.
 	BENCH_BIN="$1" BENCH_ROWS="$tmp/before" "$0" "$2" >/dev/null
 	BENCH_ROWS="$tmp/after" "$0" "$2" >/dev/null
-	cp "$tmp/kept.md" "$repo/BENCHMARKS.md"
-	before="$(git -C "$repo" rev-parse --short HEAD)"
+	commit="$(git -C "$repo" rev-parse --short HEAD)"
 	{
 		sed '/^## /,$d' "$repo/BENCHMARKS.md"
 		echo "$compare_heading"
 		echo
 		echo "Written by \`scripts/bench.sh compare\` ($2 runs each) on $(uname -sr), $(nproc) cores, load"
 		echo "$(cut -d' ' -f1 /proc/loadavg) at the end, $(date -u +%Y-%m-%d): before is the binary given (\`$(basename "$1")\`),"
-		echo "after is this tree ($before$(git -C "$repo" diff --quiet HEAD || echo +)), run one after the other. CPU is the user and system"
+		echo "after is this tree ($commit$(git -C "$repo" diff --quiet HEAD || echo +)), run one after the other. CPU is the user and system"
 		echo "time of mas and the tmux clients it starts (the tmux server's is not counted), median ms."
 		echo
 		echo "| command | tmux processes before | after | CPU ms before | after | median ms before | after |"
