@@ -73,18 +73,21 @@ sections() { sed -n '/^## /,$p' "$repo/BENCHMARKS.md" 2>/dev/null || true; }
 bench_compare() {
 	local tmp commit
 	tmp="$(mktemp -d /tmp/mbcmp.XXXXXX)"
+	commit="$(git -C "$repo" rev-parse --short HEAD)$(git -C "$repo" diff --quiet HEAD || echo +)"
 	# The second run's tables are the ones BENCHMARKS.md keeps.
 	BENCH_BIN="$1" BENCH_ROWS="$tmp/before" "$0" "$2" >/dev/null
 	BENCH_ROWS="$tmp/after" "$0" "$2" >/dev/null
-	commit="$(git -C "$repo" rev-parse --short HEAD)"
 	{
 		sed '/^## /,$d' "$repo/BENCHMARKS.md"
 		echo "$compare_heading"
 		echo
 		echo "Written by \`scripts/bench.sh compare\` ($2 runs each) on $(uname -sr), $(nproc) cores, load"
 		echo "$(cut -d' ' -f1 /proc/loadavg) at the end, $(date -u +%Y-%m-%d): before is the binary given (\`$(basename "$1")\`),"
-		echo "after is this tree ($commit$(git -C "$repo" diff --quiet HEAD || echo +)), run one after the other. CPU is the user and system"
-		echo "time of mas and the tmux clients it starts (the tmux server's is not counted), median ms."
+		echo "after is this tree ($commit), run one after the other on a machine that other work keeps busy."
+		echo "CPU is the user and system time of mas and the tmux clients it starts (the tmux server's is"
+		echo "not counted), median ms; tmux processes are those of the last run of each row. The start with"
+		echo "65 MB of templates removes the root's sessions before each run: each is a root's first start,"
+		echo "which still asks \`tmux -V\`."
 		echo
 		echo "| command | tmux processes before | after | CPU ms before | after | median ms before | after |"
 		echo "|---|---:|---:|---:|---:|---:|---:|"
@@ -400,7 +403,8 @@ start_spawns="$(spawns_of "isolated start --no-attach")"
 	echo
 	echo "A start is one tmux process, the invocation that builds the session, once the root has had a"
 	echo "session: the first start of a root, or of a changed tmux binary, also runs \`tmux -V\` while an"
-	echo "id is drawn, and remembers the binary that passed in \`sessions/.tmux-version\`. What it adds to the floor: the Go process (a few ms), the session's files (43"
+	echo "id is drawn, and remembers the binary that passed in \`sessions/.tmux-version\`."
+	echo "What it adds to the floor: the Go process (a few ms), the session's files (43"
 	echo "template files, .session, metadata.json, index, journal: renamed into place, not fsync'ed) and"
 	echo "a small /bin/sh wrapper per pane that keeps a shell in the pane after the agent exits. On a"
 	echo "2-core machine every process started while tmux builds the layout slows tmux down: a login"
