@@ -157,6 +157,29 @@ no_active_without_tmux() {
 	assert_dir_not_exists "$ROOT/sessions"
 }
 
+@test "a root's next create asks tmux its version no more; a tmux replaced by a too old one is refused before anything is written (issue 28)" {
+	log_tmux_calls
+	local i
+	# The first asks tmux -V, and remembers the tmux that passed once its
+	# session is made.
+	for i in 1 2; do
+		: >"$TMUX_LOG"
+		PATH="$TMUX_LOG_PATH:$PATH" run --separate-stderr mas session create --no-attach
+		assert_success
+	done
+	# The second: the one invocation that builds the session.
+	[ "$(wc -l <"$TMUX_LOG")" = 1 ] || fail "$(cat "$TMUX_LOG")"
+	run grep -c -- '-V' "$TMUX_LOG"
+	assert_output 0
+	local before
+	before="$(ls "$ROOT/sessions")"
+	printf '#!/bin/sh\necho "tmux 3.1c"\n' >"$TMUX_LOG_PATH/tmux"
+	PATH="$TMUX_LOG_PATH:$PATH" run --separate-stderr mas session create --no-attach
+	assert_failure 1
+	[ "$stderr" = "mas: cannot create session: check tmux: tmux 3.2 or newer required (found 3.1c)" ]
+	[ "$(ls "$ROOT/sessions")" = "$before" ]
+}
+
 @test "a full disk fails cleanly and leaves nothing" {
 	mkdir -p "$ROOT"
 	mount -t tmpfs -o size=256k tmpfs "$ROOT" 2>/dev/null || skip "cannot mount a tmpfs here"

@@ -206,7 +206,7 @@ refused() {
 	assert_output ""
 	[ "$stderr" = "[INFO] Removed session $ID and its directory $ROOT/sessions/$ID" ]
 	assert_dir_not_exists "$ROOT/sessions/$ID"
-	[ "$(find "$ROOT/sessions" -mindepth 1 -printf '%f\n' | sort | tr '\n' ' ')" = ".index .lock .sessions.index " ]
+	[ "$(find "$ROOT/sessions" -mindepth 1 -printf '%f\n' | sort | tr '\n' ' ')" = ".index .lock .sessions.index .tmux-version " ]
 	[ "$(jq '.sessions | length' "$ROOT/sessions/.sessions.index")" = 0 ]
 	run tail -n 1 "$ROOT/sessions/.index"
 	assert_output --regexp "^$ID:removed:[0-9]+$"

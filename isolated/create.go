@@ -70,9 +70,13 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 	}
 	// The tmux version is checked while an id is drawn, before anything
 	// is written.
+	// A version that passed is remembered once a session is made
+	// (tmux.CheckVersionCached).
+	remember := func() {}
 	version := make(chan error, 1)
 	go func() {
-		_, err := tmux.CheckVersion(ctx, o.Tmux)
+		var err error
+		_, remember, err = tmux.CheckVersionCached(ctx, o.Tmux, versionCache(o.Root))
 		version <- err
 	}()
 	for range 10 {
@@ -90,6 +94,9 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 		// A random id whose tmux name another session has: draw again.
 		if o.ID == "" && (errors.Is(err, layout.ErrDuplicate) || errors.As(err, new(*takenError))) {
 			continue
+		}
+		if err == nil {
+			remember()
 		}
 		return s, err
 	}

@@ -84,6 +84,18 @@ func ensureSessionsDir(root string) error {
 // directory; one that does not exist is fine.
 func checkSessionsDir(root string) error { return safefile.CheckDir(sessionsDir(root)) }
 
+// versionCache is the file in root's sessions directory where a start
+// remembers the tmux that passed its version check
+// (tmux.CheckVersionCached); "" when that directory is a link or not a
+// directory. Nothing makes the directory for it: the first start of a
+// root checks the version by tmux -V.
+func versionCache(root string) string {
+	if checkSessionsDir(root) != nil {
+		return ""
+	}
+	return filepath.Join(sessionsDir(root), ".tmux-version")
+}
+
 // LockTimeoutError is a registry lock that another process held for the
 // whole wait.
 type LockTimeoutError struct {

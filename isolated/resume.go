@@ -38,7 +38,8 @@ func Resume(ctx context.Context, o CreateOptions) (*Session, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	if _, err := tmux.CheckVersion(ctx, o.Tmux); err != nil {
+	_, remember, err := tmux.CheckVersionCached(ctx, o.Tmux, versionCache(o.Root))
+	if err != nil {
 		return nil, &StepError{"check tmux", err}
 	}
 	s, marker, err := claimStopped(ctx, o.Tmux, o.Root, o.ID)
@@ -79,6 +80,7 @@ func Resume(ctx context.Context, o CreateOptions) (*Session, error) {
 	}
 	crashPoint("resume-active")
 	s.logEvent(o.Now(), "resumed", o.Report)
+	remember()
 	return s, nil
 }
 

@@ -234,7 +234,9 @@ func (b Backend) Output(ctx context.Context, ref, agent, lines string) (*api.Out
 	if err != nil {
 		return nil, api.Errorf(api.ErrInvalid, "agent: %w", err)
 	}
-	sel, err := b.running(ctx, ref)
+	sel, err := b.running(ctx, ref, func(ctx context.Context, ref string) (Selected, error) {
+		return b.a.SelectPeek(ctx, ref, false, n, PeekStyled)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -253,10 +255,11 @@ func (b Backend) Output(ctx context.Context, ref, agent, lines string) (*api.Out
 }
 
 // running selects the running session that the API's {id} names, for a
-// verb that reads its panes: an ambiguous prefix is invalid, a session of
+// verb that reads its panes, chosen by choose (App.Select or a variant of
+// it): an ambiguous prefix is invalid, a session of
 // the root that does not run a conflict, any other ref not found.
-func (b Backend) running(ctx context.Context, ref string) (Selected, error) {
-	sel, err := b.a.Select(ctx, ref)
+func (b Backend) running(ctx context.Context, ref string, choose func(context.Context, string) (Selected, error)) (Selected, error) {
+	sel, err := choose(ctx, ref)
 	switch {
 	case isAmbiguous(err):
 		return Selected{}, asAPIError(err)
@@ -316,7 +319,7 @@ func (b Backend) Connect(ctx context.Context, ref string, r api.ConnectRequest) 
 	if r.Window != "" && !roster.IsWindow(r.Window) {
 		return nil, api.Errorf(api.ErrInvalid, "window must be %s, not %q", roster.WindowList(), r.Window)
 	}
-	sel, err := b.running(ctx, ref)
+	sel, err := b.running(ctx, ref, b.a.Select)
 	if err != nil {
 		return nil, err
 	}

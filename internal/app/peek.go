@@ -106,7 +106,7 @@ func (a *App) Peek(ctx context.Context, sel Selected, ids []string, lines int, f
 			panes = append(panes, p.Target())
 		}
 	}
-	screens, err := a.screens(ctx, panes, lines, form)
+	screens, err := a.screens(ctx, sel.screens, panes, lines, form)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the agents' screens: %w", err)
 	}
@@ -126,17 +126,22 @@ func (a *App) Peek(ctx context.Context, sel Selected, ids []string, lines int, f
 }
 
 // screens reads the panes as form says: each pane's lines, and their
-// runs for PeekStyled.
-func (a *App) screens(ctx context.Context, panes []string, n int, form PeekForm) (map[string]AgentOutput, error) {
+// runs for PeekStyled; those that ahead read with the selection's listing
+// (SelectPeek) for the same lines and form are not read again.
+func (a *App) screens(ctx context.Context, ahead *layout.Screens, panes []string, n int, form PeekForm) (map[string]AgentOutput, error) {
 	out := map[string]AgentOutput{}
+	r := layout.NewScreens(n, form != PeekRows)
+	if ahead.Reads(n, form != PeekRows) {
+		r = ahead
+	}
 	if form == PeekRows {
-		text, err := layout.Capture(ctx, a.Tmux, panes, n)
+		text, err := r.Capture(ctx, a.Tmux, panes)
 		for p, lines := range text {
 			out[p] = AgentOutput{Lines: lines}
 		}
 		return out, err
 	}
-	styled, err := layout.CaptureStyled(ctx, a.Tmux, panes, n)
+	styled, err := r.CaptureStyled(ctx, a.Tmux, panes)
 	for p, lines := range styled {
 		o := AgentOutput{Lines: make([]string, len(lines))}
 		for i, l := range lines {

@@ -41,6 +41,9 @@ type Selected struct {
 	Root  string            // $ROOT
 	Iso   *isolated.Session // set for an isolated session
 	Panes []layout.PaneInfo // the session's panes, in order
+	// screens has the panes' screens that SelectPeek read with the
+	// listing; nil for a selection that read none.
+	screens *layout.Screens
 }
 
 // Shown is the session's name as messages show it: a session mas did not
@@ -72,7 +75,7 @@ func (s Selected) Shown() string { return layout.Printable(s.Name) }
 // marks say it is another root's (issue 30: "cd B && mas stop -f" stopped
 // root A's session); one without marks is anyone's, as before.
 func (a *App) Select(ctx context.Context, hint string) (Selected, error) {
-	return a.choose(ctx, hint, false)
+	return a.choose(ctx, hint, false, nil)
 }
 
 // SelectNamed is Select for a session the user named on the command line
@@ -80,18 +83,61 @@ func (a *App) Select(ctx context.Context, hint string) (Selected, error) {
 // its name, whoever's, as MAS_SESSION_NAME names it. The root's isolated
 // sessions, by id, prefix or tmux name, are still checked as theirs.
 func (a *App) SelectNamed(ctx context.Context, name string) (Selected, error) {
-	return a.choose(ctx, name, true)
+	return a.choose(ctx, name, true, nil)
 }
 
-// choose is Select; named takes the hint for a name the user gave.
-func (a *App) choose(ctx context.Context, hint string, named bool) (Selected, error) {
-	snapshot, err := layout.Snapshot(ctx, a.Tmux)
+// SelectPeek is Select, or SelectNamed when named, for a Peek of lines
+// lines read as form says: the tmux process that lists the panes also
+// reads the screens of the session the hint or MAS_SESSION_ID names as
+// one of the root's isolated sessions, else of every mas-* session, if
+// its marks say it is the root's or say nothing (layout.SnapshotScreens),
+// so that a Peek of the selected session starts no other.
+func (a *App) SelectPeek(ctx context.Context, hint string, named bool, lines int, form PeekForm) (Selected, error) {
+	return a.choose(ctx, hint, named, func(ctx context.Context) ([]layout.PaneInfo, *layout.Screens, error) {
+		return layout.SnapshotScreens(ctx, a.Tmux, a.likelySession(hint), a.Root(), lines, form != PeekRows)
+	})
+}
+
+// likelySession is the tmux name of the root's isolated session that
+// hint, else MAS_SESSION_ID, names, from its files alone; "" when they
+// name none. Select decides: this only says whose screens to read ahead.
+func (a *App) likelySession(hint string) string {
+	if hint == "" {
+		hint = a.Getenv("MAS_SESSION_ID")
+	}
+	if hint == "" {
+		return ""
+	}
+	id, err := isolated.Find(a.Root(), hint)
+	if err != nil {
+		return ""
+	}
+	iso, err := isolated.Load(a.Root(), id)
+	if err != nil {
+		return ""
+	}
+	return iso.TmuxName
+}
+
+// choose is Select; named takes the hint for a name the user gave;
+// snapshot, when not nil, lists the panes instead of layout.Snapshot and
+// reads screens with them.
+func (a *App) choose(ctx context.Context, hint string, named bool,
+	snapshot func(context.Context) ([]layout.PaneInfo, *layout.Screens, error)) (Selected, error) {
+	if snapshot == nil {
+		snapshot = func(ctx context.Context) ([]layout.PaneInfo, *layout.Screens, error) {
+			panes, err := layout.Snapshot(ctx, a.Tmux)
+			return panes, nil, err
+		}
+	}
+	panes, screens, err := snapshot(ctx)
 	if err != nil {
 		return Selected{}, err
 	}
-	s := &selection{a: a, root: a.Root(), hint: hint, named: named, snapshot: snapshot, names: layout.SessionNames(snapshot)}
+	s := &selection{a: a, root: a.Root(), hint: hint, named: named, snapshot: panes, names: layout.SessionNames(panes)}
 	for _, resolve := range resolvers {
 		if sel, done, err := resolve(s); done {
+			sel.screens = screens
 			return sel, err
 		}
 	}

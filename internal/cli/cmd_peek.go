@@ -38,15 +38,18 @@ func (cl *CommandLine) peek(ctx context.Context, cc *ucli.Context) error {
 	if err != nil {
 		return app.Usagef("peek: %v", err)
 	}
-	sel, err := cl.selected(ctx, cc)
-	if err != nil {
-		return err
-	}
 	// The text shows the rows as the screen does; JSON joins those of a
 	// wrapped line, for a reader that wraps at its own width.
 	form := app.PeekRows
 	if cc.Bool("json") {
 		form = app.PeekJoined
+	}
+	// The listing that selects the session reads its screens too.
+	sel, err := cl.selectedBy(ctx, cc, func(ctx context.Context, name string) (app.Selected, error) {
+		return cl.app.SelectPeek(ctx, name, true, lines, form)
+	})
+	if err != nil {
+		return err
 	}
 	agents, err := cl.app.Peek(ctx, sel, ids, lines, form)
 	if err != nil {

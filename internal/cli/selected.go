@@ -22,11 +22,18 @@ var sessionFlag = flagSpec{long: "session", short: "s", value: "SESSION", kind: 
 // --session names, else the one app.App.Select chooses. The errors that
 // ask the user to choose show this command line with the flag.
 func (cl *CommandLine) selected(ctx context.Context, cc *ucli.Context) (app.Selected, error) {
+	return cl.selectedBy(ctx, cc, cl.app.SelectNamed)
+}
+
+// selectedBy is selected, the session chosen by choose (app.App.SelectNamed
+// or a variant of it) from the name --session gives.
+func (cl *CommandLine) selectedBy(ctx context.Context, cc *ucli.Context,
+	choose func(context.Context, string) (app.Selected, error)) (app.Selected, error) {
 	name := cc.String(sessionFlag.long)
 	if cc.IsSet(sessionFlag.long) && name == "" {
 		return app.Selected{}, app.Usagef("%s: --session needs a session id, prefix or tmux name", cc.Command.Name)
 	}
-	sel, err := cl.app.SelectNamed(ctx, name)
+	sel, err := choose(ctx, name)
 	var several *app.SeveralError
 	var others *app.OthersError
 	switch {

@@ -218,6 +218,9 @@ func (f *Server) Respond(args []string) ([]byte, error) {
 	case "-V":
 		return []byte("tmux 3.4\n"), nil
 	case "list-panes":
+		if slices.Contains(args, ";") {
+			return f.snapshotScreens(args)
+		}
 		return f.listPanes(args)
 	case "list-sessions":
 		return f.listSessions(args)
@@ -272,6 +275,47 @@ func (f *Server) listPanes(args []string) ([]byte, error) {
 		}
 	}
 	return []byte(b.String()), nil
+}
+
+// snapshotScreens answers the batch of layout.SnapshotScreens: the
+// listing, its end line, and the captures of "run-shell -C", whose format
+// loop is read as layout writes it: the sessions it matches (the one
+// its "#{==:#{session_name},NAME}" names, else every mas-* one), and its
+// body, an if-shell of a capture, filled for each of their panes.
+func (f *Server) snapshotScreens(args []string) ([]byte, error) {
+	cmds := strings.Split(strings.Join(args, "\x00"), "\x00;\x00")
+	list, end, loop := strings.Split(cmds[0], "\x00"), strings.Split(cmds[1], "\x00"), strings.Split(cmds[2], "\x00")
+	if len(cmds) != 3 || len(end) != 3 || end[0] != "display-message" || len(loop) != 3 || loop[0] != "run-shell" {
+		return nil, missing(args, "fake tmux: unexpected batch")
+	}
+	out, err := f.listPanes(list)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, end[2]+"\n"...)
+	_, body, _ := strings.Cut(loop[2], "#{P:")
+	body, _, _ = strings.Cut(body, `" ; }},}}`)
+	_, body, _ = strings.Cut(body, `"`)
+	_, only, named := strings.Cut(loop[2], "#{==:#{session_name},")
+	only, _, _ = strings.Cut(only, "}")
+	var captures []string
+	for _, s := range f.sessions {
+		if named && s != only || !named && !strings.HasPrefix(s, "mas-") {
+			continue
+		}
+		for _, ag := range roster.All() {
+			if !f.gone[pane{s, ag.ID}] {
+				id := f.paneID(s, ag.ID)
+				fill := strings.NewReplacer("#{session_id}", f.sessionID(s), "#{pane_id}", id, "#{s/%//:pane_id}", id[1:])
+				captures = append(captures, "if-shell", "-F", "1", fill.Replace(body), ";")
+			}
+		}
+	}
+	if len(captures) == 0 {
+		return out, nil
+	}
+	screens, err := f.capture(captures[:len(captures)-1])
+	return append(out, screens...), err
 }
 
 // listSessions answers list-sessions, its -F format filled.

@@ -27,12 +27,19 @@ var ErrLines = fmt.Errorf("the number of lines must be from 1 to %d", MaxCapture
 // session its target names, is absent from the map; the others are read
 // all the same.
 func Capture(ctx context.Context, c tmux.Client, panes []string, n int) (map[string][]string, error) {
-	got, err := capture(ctx, c, panes, n, "-p")
+	return NewScreens(n, false).Capture(ctx, c, panes)
+}
+
+// Capture is the package's Capture of the screens' n lines, which takes
+// the panes that SnapshotScreens read already from what it read, and
+// reads the others by one tmux process.
+func (s *Screens) Capture(ctx context.Context, c tmux.Client, panes []string) (map[string][]string, error) {
+	got, err := s.rows(ctx, c, panes, plainFlags)
 	for p, lines := range got {
 		for i, l := range lines {
 			lines[i] = Printable(l)
 		}
-		got[p] = lastLines(lines, n, func(l string) bool { return strings.TrimSpace(l) == "" })
+		got[p] = lastLines(lines, s.n, func(l string) bool { return strings.TrimSpace(l) == "" })
 	}
 	return got, err
 }
@@ -52,7 +59,14 @@ type Line struct {
 // start before the first of them; trailing spaces without a background
 // are dropped, as Capture drops them.
 func CaptureStyled(ctx context.Context, c tmux.Client, panes []string, n int) (map[string][]Line, error) {
-	raw, err := capture(ctx, c, panes, n, "-p -e -J")
+	return NewScreens(n, true).CaptureStyled(ctx, c, panes)
+}
+
+// CaptureStyled is the package's CaptureStyled of the screens' n lines,
+// which takes the panes that SnapshotScreens read already from what it
+// read, and reads the others by one tmux process.
+func (s *Screens) CaptureStyled(ctx context.Context, c tmux.Client, panes []string) (map[string][]Line, error) {
+	raw, err := s.rows(ctx, c, panes, styledFlags)
 	got := make(map[string][]Line, len(raw))
 	for p, rows := range raw {
 		styled := sgr.Parse(rows)
@@ -60,7 +74,7 @@ func CaptureStyled(ctx context.Context, c tmux.Client, panes []string, n int) (m
 		for i, runs := range styled {
 			lines[i] = styledLine(runs)
 		}
-		got[p] = lastLines(lines, n, func(l Line) bool { return strings.TrimSpace(l.Text) == "" })
+		got[p] = lastLines(lines, s.n, func(l Line) bool { return strings.TrimSpace(l.Text) == "" })
 	}
 	return got, err
 }
@@ -140,6 +154,13 @@ func capture(ctx context.Context, c tmux.Client, panes []string, n int, flags st
 	}
 	return got, nil
 }
+
+// plainFlags and styledFlags are the capture-pane flags of Capture and
+// CaptureStyled.
+const (
+	plainFlags  = "-p"
+	styledFlags = "-p -e -J"
+)
 
 // marker is the line that ends the text of the i-th pane of a Capture.
 func marker(nonce string, i int) string { return fmt.Sprintf("%s %d", nonce, i) }

@@ -50,6 +50,11 @@ func Snapshot(ctx context.Context, c tmux.Client) ([]PaneInfo, error) {
 		}
 		return nil, err
 	}
+	return parsePanes(records)
+}
+
+// parsePanes reads the records of a list-panes listing of snapshotFields.
+func parsePanes(records [][]string) ([]PaneInfo, error) {
 	panes := make([]PaneInfo, 0, len(records))
 	for _, f := range records {
 		p, err := parsePane(f)

@@ -24,24 +24,34 @@ import (
 // read in part.
 func listing(ctx context.Context, c tmux.Client, cmd []string, fields ...string) ([][]string, error) {
 	word := "mas" + rand.Text()
-	format := word + strings.Join(fields, word) + word
-	out, err := c.Run(ctx, nil, append(cmd, "-F", format)...)
+	out, err := c.Run(ctx, nil, append(cmd, "-F", frame(word, fields))...)
 	if err != nil {
 		return nil, err
 	}
+	return parseListing(out, word, cmd[0], len(fields))
+}
+
+// frame is the -F format of a listing whose fields are framed by word.
+func frame(word string, fields []string) string {
+	return word + strings.Join(fields, word) + word
+}
+
+// parseListing reads the output of a listing (see listing) of n fields a
+// record, framed by word; cmd names the tmux command for errors.
+func parseListing(out []byte, word, cmd string, n int) ([][]string, error) {
 	// Each record prints as word f1 word f2 … word fn word "\n": split by
 	// the word, the output is "" and then, per record, its n fields and
 	// "\n".
 	parts := strings.Split(string(out), word)
-	if parts[0] != "" || (len(parts)-1)%(len(fields)+1) != 0 {
-		return nil, fmt.Errorf("tmux %s: unreadable listing %.200q", cmd[0], out)
+	if parts[0] != "" || (len(parts)-1)%(n+1) != 0 {
+		return nil, fmt.Errorf("tmux %s: unreadable listing %.200q", cmd, out)
 	}
 	var records [][]string
-	for rest := parts[1:]; len(rest) > 0; rest = rest[len(fields)+1:] {
-		if rest[len(fields)] != "\n" {
-			return nil, fmt.Errorf("tmux %s: unreadable listing %.200q", cmd[0], out)
+	for rest := parts[1:]; len(rest) > 0; rest = rest[n+1:] {
+		if rest[n] != "\n" {
+			return nil, fmt.Errorf("tmux %s: unreadable listing %.200q", cmd, out)
 		}
-		records = append(records, rest[:len(fields)])
+		records = append(records, rest[:n])
 	}
 	return records, nil
 }
