@@ -176,14 +176,20 @@ design,13
 ${id:0:8}"
 }
 
+# run_man_rendered runs man on mas man's page, 80 columns wide, and fails
+# the test when man does or warns.
+run_man_rendered() {
+	run --separate-stderr bash -c '"$MAS_BIN" man | MANWIDTH=80 man --warnings=all -l -'
+	assert_success
+	[ -z "$stderr" ] || fail "man warned: $stderr"
+}
+
 @test "mas man prints mas(1), which man renders without a warning" {
 	command -v man >/dev/null || skip "no man"
 	run --separate-stderr mas man
 	assert_success
 	assert_line --index 0 --regexp '^\.TH MAS 1 '
-	run --separate-stderr bash -c '"$MAS_BIN" man | MANWIDTH=80 man --warnings=all -l -'
-	assert_success
-	[ -z "$stderr" ] || fail "man warned: $stderr"
+	run_man_rendered
 	assert_line --regexp '^MAS\(1\) +User Commands +MAS\(1\)$'
 	assert_line '       session stop <id>...'
 	assert_line '       MAS_API_TOKEN'
@@ -195,9 +201,7 @@ ${id:0:8}"
 	run --separate-stderr mas man
 	assert_success
 	assert_line --index 0 --regexp '^\.TH MAS 1 "[0-9]{4}-[0-9]{2}-[0-9]{2}" '
-	run --separate-stderr bash -c '"$MAS_BIN" man | MANWIDTH=80 man --warnings=all -l -'
-	assert_success
-	[ -z "$stderr" ] || fail "man warned: $stderr"
+	run_man_rendered
 	assert_line "FILES"
 	assert_line "       \$ROOT/.mas_session"
 	assert_line "EXAMPLES"
