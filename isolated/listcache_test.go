@@ -234,7 +234,9 @@ func TestListCacheFollowsChanges(t *testing.T) {
 		{"an interrupted resume's marker", func(t *testing.T, root string) {
 			must(t, os.WriteFile(filepath.Join(Dir(root, a), markerName), []byte(markerResume), 0o600))
 		}},
-		{"a create killed after its mkdir", func(t *testing.T, root string) { must(t, os.Mkdir(Dir(root, "66666666-6666-4666-8666-666666666666"), 0o700)) }},
+		{"a create killed after its mkdir", func(t *testing.T, root string) {
+			must(t, os.Mkdir(Dir(root, "66666666-6666-4666-8666-666666666666"), 0o700))
+		}},
 		{"a create killed before its .session said active", func(t *testing.T, root string) {
 			edit(t, root, a, "STATUS", "creating")
 			must(t, os.WriteFile(filepath.Join(Dir(root, a), markerName), []byte(markerAgents), 0o600))
