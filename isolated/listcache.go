@@ -97,9 +97,10 @@ const (
 	// timestamp granularity.
 	racyWindow = 2 * time.Second
 	// idleGrace is how long after its agents stopped a session's activity
-	// is still read: hooks that were running as they were killed may
-	// still write (each waits at most 5 s for its lock).
-	idleGrace = 30 * time.Second
+	// is still read: a hook that was running as they were killed may
+	// still write (a hook exits within 3 s whatever happens), and an
+	// agent may take a moment to end.
+	idleGrace = 10 * time.Second
 	// maxListCache caps what is read of the cache file: some 100,000
 	// sessions.
 	maxListCache = 32 << 20
