@@ -15,7 +15,7 @@ import (
 // as the server answers it once its cache holds them: what the web page's
 // refresh costs the server.
 func BenchmarkBackendSessions(b *testing.B) {
-	a, _, _, _ := testApp(&testing.T{}, map[string]string{"MAS_ROOT": b.TempDir()})
+	a, _, _, _ := testApp(b, nil)
 	dir := filepath.Join(a.Root(), "sessions")
 	old := time.Now().Add(-time.Hour)
 	for range 1000 {
