@@ -33,9 +33,8 @@ func writeColumns(w io.Writer, rows [][]string, padding int) error {
 		last := len(row) - 1
 		for i, c := range row[:last] {
 			b.WriteString(c)
-			for n := widths[i] + padding - utf8.RuneCountInString(c); n > 0; n-- {
-				b.WriteByte(' ')
-			}
+			w, _ := cellWidth(c)
+			b.WriteString(spaces(widths[i] + padding - w))
 		}
 		b.WriteString(row[last])
 		b.WriteByte('\n')
@@ -56,15 +55,47 @@ func columnWidths(rows [][]string) (widths []int, ok bool) {
 			return nil, false
 		}
 		for i, c := range row {
-			if strings.ContainsAny(c, "\t\n\v\f\xff") {
+			w, plain := cellWidth(c)
+			if !plain {
 				return nil, false
 			}
 			if i < len(widths) {
-				widths[i] = max(widths[i], utf8.RuneCountInString(c))
+				widths[i] = max(widths[i], w)
 			}
 		}
 	}
 	return widths, true
+}
+
+// spaces is n spaces, none for n < 1.
+func spaces(n int) string {
+	const run = "                                                                "
+	if n < 1 {
+		return ""
+	}
+	if n <= len(run) {
+		return run[:n]
+	}
+	return strings.Repeat(" ", n)
+}
+
+// cellWidth is the width of cell c in runes, as tabwriter counts it;
+// plain false when c holds what tabwriter interprets: a tab, a line or
+// form feed, or its escape byte 0xff.
+func cellWidth(c string) (width int, plain bool) {
+	ascii := true
+	for i := range len(c) {
+		switch b := c[i]; {
+		case b == '\t' || b == '\n' || b == '\v' || b == '\f' || b == 0xff:
+			return 0, false
+		case b >= utf8.RuneSelf:
+			ascii = false
+		}
+	}
+	if ascii {
+		return len(c), true
+	}
+	return utf8.RuneCountInString(c), true
 }
 
 // tabwrite is writeColumns through tabwriter.
