@@ -504,6 +504,48 @@ SH
 	assert_file_not_exists "$WORK/pwned"
 }
 
+@test "session list follows a .session edited by hand after it kept what it read, and writes its cache through no link" {
+	skip_if_original "mas session is new"
+	run --separate-stderr mas session create --no-attach
+	local id="$output" dir="$ROOT/sessions/$output" cache="$ROOT/sessions/.cache/list"
+	mas session stop "$id" >/dev/null 2>&1
+	# The cache trusts a file once its last change is 2 s older than its
+	# read (a change within one tick of a coarse clock keeps its stat): a
+	# time, not an event, to wait for.
+	sleep 2.5
+	run --separate-stderr mas session list
+	assert_success
+	assert_file_exists "$cache"
+	run --separate-stderr mas session list
+	assert_line --index 1 --regexp "^$id +mas-${id:0:8} +stopped +[0-9TZ:-]+ +$dir +- +isolated$"
+	# Edited in place (the same file, as nano writes it), same size.
+	sed 's/^CREATED_AT=.*/CREATED_AT=2031-01-01T00:00:00Z/' "$dir/.session" >"$BATS_TEST_TMPDIR/edited"
+	cat "$BATS_TEST_TMPDIR/edited" >"$dir/.session"
+	run --separate-stderr mas session list
+	assert_line --index 1 --regexp "^$id +mas-${id:0:8} +stopped +2031-01-01T00:00:00Z "
+	sed -i 's/^STATUS=.*/STATUS=creating/' "$dir/.session"
+	run --separate-stderr mas session list
+	assert_line --index 1 --regexp "^$id +mas-${id:0:8} +error \\(creation interrupted\\) +2031-01-01T00:00:00Z "
+	# A cache file that is a link is not read, replaced or written through.
+	cp "$cache" "$BATS_TEST_TMPDIR/outside"
+	cp "$cache" "$BATS_TEST_TMPDIR/copy"
+	ln -sf "$BATS_TEST_TMPDIR/outside" "$cache"
+	sed -i 's/^STATUS=.*/STATUS=stopped/' "$dir/.session"
+	run --separate-stderr mas session list
+	assert_success
+	assert_line --index 1 --regexp "^$id +mas-${id:0:8} +stopped +2031-01-01T00:00:00Z "
+	assert [ -L "$cache" ]
+	cmp "$BATS_TEST_TMPDIR/outside" "$BATS_TEST_TMPDIR/copy"
+	# Nor is one in a directory that is a link.
+	rm -rf "$ROOT/sessions/.cache"
+	mkdir "$BATS_TEST_TMPDIR/elsewhere"
+	ln -s "$BATS_TEST_TMPDIR/elsewhere" "$ROOT/sessions/.cache"
+	run --separate-stderr mas session list
+	assert_success
+	run ls -A "$BATS_TEST_TMPDIR/elsewhere"
+	assert_output ""
+}
+
 @test "session show describes one session" {
 	skip_if_original "mas session is new"
 	run --separate-stderr mas session create --no-attach

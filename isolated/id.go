@@ -43,10 +43,27 @@ func ValidateNewID(id string) error {
 	return nil
 }
 
-// isCanonical reports whether s is a UUID in its canonical lower-case form.
+// isCanonical reports whether s is a UUID in its canonical lower-case form,
+// what uuid.Parse(s).String() gives back unchanged: 8-4-4-4-12 lower-case
+// hexadecimal digits. Checked by hand: a listing checks every entry of
+// the sessions directory.
 func isCanonical(s string) bool {
-	u, err := uuid.Parse(s)
-	return err == nil && u.String() == s
+	if len(s) != 36 {
+		return false
+	}
+	for i := range len(s) {
+		switch c := s[i]; i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func isShortID(s string) bool {

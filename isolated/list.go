@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"mas/internal/activity"
 	"mas/internal/layout"
 	"mas/tmux"
 )
@@ -22,33 +23,43 @@ type Listed struct {
 	// of its agents: its tmux server died (a reboot) or its tmux session
 	// was killed behind mas's back. Its Status is "stopped".
 	Lost bool
+	// Activity is what its agents last reported, when List knew it
+	// without reading their directory (see ListCache); nil: not read.
+	Activity *activity.Summary
 }
 
 // List returns every session under root, sorted by id, with one tmux call
 // for all of them, then the root's orphans (see Orphans), sorted by name,
 // with one more when a tmux session could be one. tmuxErr reports a tmux
-// that could not be asked; the statuses are then the recorded ones.
+// that could not be asked; the statuses are then the recorded ones. It
+// reads what root's list cache lets it skip (ListCache), and leaves the
+// cache file as it is.
 func List(ctx context.Context, c tmux.Client, root string) (sessions []Listed, tmuxErr, err error) {
 	running, tmuxErr := layout.ListSessions(ctx, c)
-	return ListAmong(ctx, c, root, running, tmuxErr)
+	return ListAmong(ctx, c, NewListCache(root), running, tmuxErr)
 }
 
 // ListAmong is List against the tmux sessions a caller listed (with
 // layout.ListSessions, or layout.Refs of a snapshot), for one that needs
-// more of tmux than the sessions; listErr is the listing's error, which it
-// returns as tmuxErr.
-func ListAmong(ctx context.Context, c tmux.Client, root string, running []layout.Ref, listErr error) (sessions []Listed, tmuxErr, err error) {
-	ids, err := IDs(root)
+// more of tmux than the sessions, through the cache of a caller that
+// lists more than once, or saves it; listErr is the listing's error, which
+// it returns as tmuxErr.
+func ListAmong(ctx context.Context, c tmux.Client, cache *ListCache, running []layout.Ref, listErr error) (sessions []Listed, tmuxErr, err error) {
+	root := cache.Root()
+	cache.mu.Lock()
+	sessions, err = cache.list(running, listErr == nil)
+	cache.mu.Unlock()
 	if err != nil {
 		return nil, nil, err
-	}
-	for _, id := range ids {
-		sessions = append(sessions, describe(root, id, running, listErr == nil))
 	}
 	if listErr != nil {
 		return sessions, listErr, nil
 	}
-	orphans, err := Orphans(ctx, c, root, running)
+	ids := make([]string, len(sessions))
+	for i, l := range sessions {
+		ids[i] = l.ID
+	}
+	orphans, err := orphansAmong(ctx, c, root, running, ids)
 	if err != nil {
 		return sessions, fmt.Errorf("orphaned tmux sessions not looked for: %w", err), nil
 	}
@@ -90,27 +101,40 @@ func DescribeAmong(root, id string, running []layout.Ref, tmuxErr error) Listed 
 // be read is "error", its error saying so when a tmux session marked as
 // its own runs.
 func describe(root, id string, running []layout.Ref, known bool) Listed {
+	l, _ := describeRead(root, id, running, known)
+	return l
+}
+
+// describeRead is describe, with the session its .session file says, nil
+// when it cannot be read.
+func describeRead(root, id string, running []layout.Ref, known bool) (Listed, *Session) {
 	dir := Dir(root, id)
 	creator := creatorOf(dir)
-	ref, named := tmuxNamed(running, TmuxName(id))
 	s, err := Load(root, id)
-	if err != nil {
-		l := Listed{Session: Session{ID: id, TmuxName: TmuxName(id), Status: Error, Dir: dir,
-			UnitDir: filepath.Join(dir, "unit"), WorkflowsDir: filepath.Join(dir, "workflows"), Root: root, Mode: layout.Isolated}}
-		switch {
-		case creator == creatorLive:
-			l.Status = Creating
-		case creator == creatorGone && markerSays(dir) != markerResume || leftAtMkdir(dir):
-			l.Error = "creation interrupted"
-		default:
-			l.Error = err.Error()
-		}
-		if named && marksSession(ref.Owner, root, id) {
-			// Its agents run: stop ends them (and cannot record it).
-			l.Error = "its agents run in tmux session " + l.TmuxName + "; " + l.Error
-		}
-		return l
+	if err == nil {
+		return reconciled(s, creator, running, known), s
 	}
+	l := Listed{Session: *derived(root, id)}
+	l.Status = Error
+	switch {
+	case creator == creatorLive:
+		l.Status = Creating
+	case creator == creatorGone && markerSays(dir) != markerResume || leftAtMkdir(dir):
+		l.Error = "creation interrupted"
+	default:
+		l.Error = err.Error()
+	}
+	if ref, named := tmuxNamed(running, l.TmuxName); named && marksSession(ref.Owner, root, id) {
+		// Its agents run: stop ends them (and cannot record it).
+		l.Error = "its agents run in tmux session " + l.TmuxName + "; " + l.Error
+	}
+	return l, nil
+}
+
+// reconciled is describe for a session whose .session says s, its
+// creator in the state given (which matters only while s says creating).
+func reconciled(s *Session, creator creatorState, running []layout.Ref, known bool) Listed {
+	ref, named := tmuxNamed(running, s.TmuxName)
 	l := Listed{Session: *s}
 	switch {
 	case s.Status == Creating && creator == creatorLive:

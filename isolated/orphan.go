@@ -39,13 +39,22 @@ func IsTmuxName(name string) bool {
 // after tmux answered, so that a session created meanwhile is not taken
 // for one.
 func Orphans(ctx context.Context, c tmux.Client, root string, sessions []layout.Ref) ([]Orphan, error) {
+	return orphansAmong(ctx, c, root, sessions, nil)
+}
+
+// orphansAmong is Orphans for a caller that has just listed the ids of
+// root's sessions directory (nil: none did, they are read).
+func orphansAmong(ctx context.Context, c tmux.Client, root string, sessions []layout.Ref, listed []string) ([]Orphan, error) {
 	var candidates []layout.Ref
 	for _, s := range sessions {
 		if IsTmuxName(s.Name) {
 			candidates = append(candidates, s)
 		}
 	}
-	candidates, err := withoutDirectory(root, candidates)
+	if len(candidates) == 0 {
+		return nil, nil
+	}
+	candidates, err := withoutDirectory(root, candidates, listed)
 	if err != nil || len(candidates) == 0 {
 		return nil, err
 	}
@@ -53,7 +62,7 @@ func Orphans(ctx context.Context, c tmux.Client, root string, sessions []layout.
 	if err != nil {
 		return nil, err
 	}
-	candidates, err = withoutDirectory(root, candidates)
+	candidates, err = withoutDirectory(root, candidates, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -97,15 +106,19 @@ func ownersOf(ctx context.Context, c tmux.Client, sessions []layout.Ref) (map[st
 }
 
 // withoutDirectory drops the sessions whose tmux name is that of a session
-// directory under root.
-func withoutDirectory(root string, sessions []layout.Ref) ([]layout.Ref, error) {
-	ids, err := IDs(root)
-	if err != nil {
-		return nil, err
+// directory under root, whose ids are listed (nil: read them).
+func withoutDirectory(root string, sessions []layout.Ref, ids []string) ([]layout.Ref, error) {
+	if ids == nil {
+		var err error
+		if ids, err = IDs(root); err != nil {
+			return nil, err
+		}
 	}
-	return slices.DeleteFunc(slices.Clone(sessions), func(s layout.Ref) bool {
-		return slices.ContainsFunc(ids, func(id string) bool { return TmuxName(id) == s.Name })
-	}), nil
+	names := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		names[TmuxName(id)] = true
+	}
+	return slices.DeleteFunc(slices.Clone(sessions), func(s layout.Ref) bool { return names[s.Name] }), nil
 }
 
 // StopOrphan ends the orphan of root named name (mas-<8 hex digits>). It

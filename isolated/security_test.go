@@ -20,7 +20,7 @@ import (
 
 // writeSession makes a session directory under root whose .session holds
 // the derived values, with edit applied to each line.
-func writeSession(t *testing.T, root, id string, edit func(key, value string) string) {
+func writeSession(t testing.TB, root, id string, edit func(key, value string) string) {
 	t.Helper()
 	s := &Session{home: Dir(root, id), ID: id, TmuxName: TmuxName(id), Status: "stopped", CreatedAt: "2026-01-02T03:04:05Z",
 		Dir: Dir(root, id), UnitDir: filepath.Join(Dir(root, id), "unit"), WorkflowsDir: filepath.Join(Dir(root, id), "workflows"),

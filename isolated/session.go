@@ -81,18 +81,8 @@ func Load(root, id string) (*Session, error) {
 			return nil, fmt.Errorf("%s: %s is missing", file, k)
 		}
 	}
-	s := &Session{
-		home:         dir,
-		ID:           id,
-		TmuxName:     TmuxName(id),
-		Status:       Status(m["STATUS"]),
-		CreatedAt:    m["CREATED_AT"],
-		Dir:          dir,
-		UnitDir:      filepath.Join(dir, "unit"),
-		WorkflowsDir: filepath.Join(dir, "workflows"),
-		Root:         root,
-		Mode:         layout.Isolated,
-	}
+	s := derived(root, id)
+	s.Status, s.CreatedAt = Status(m["STATUS"]), m["CREATED_AT"]
 	derived := []struct {
 		key, want string
 		path      bool // a path: another spelling of the same directory is fine
@@ -115,6 +105,19 @@ func Load(root, id string) (*Session, error) {
 		return nil, &InconsistentError{File: file, Key: d.key, Got: got, Want: d.want}
 	}
 	return s, nil
+}
+
+// derived is session id of root as far as it is derived from root and id:
+// what Load takes from the file (its status and creation time) is empty.
+func derived(root, id string) *Session { return derivedIn(sessionsDir(root), root, id) }
+
+// derivedIn is derived for a caller that joined root's sessions directory,
+// sessions, once for many sessions: id, a directory's name, needs no
+// cleaning, so the paths are concatenated (a listing derives thousands).
+func derivedIn(sessions, root, id string) *Session {
+	dir := sessions + string(filepath.Separator) + id
+	return &Session{home: dir, ID: id, TmuxName: TmuxName(id), Dir: dir, UnitDir: dir + string(filepath.Separator) + "unit",
+		WorkflowsDir: dir + string(filepath.Separator) + "workflows", Root: root, Mode: layout.Isolated}
 }
 
 // InconsistentError is a .session file that names another session, tmux

@@ -139,7 +139,7 @@ cleanup() {
 real_tmux="$(command -v tmux)"
 trap cleanup EXIT
 
-mkdir -p "$work/tmux" "$work/home" "$work/bin" "$work/root" "$work/big" "$work/root65"
+mkdir -p "$work/tmux" "$work/home" "$work/bin" "$work/root" "$work/root65"
 if [[ -n "${BENCH_BIN:-}" ]]; then
 	cp "$BENCH_BIN" "$work/bin/mas"
 else
@@ -162,6 +162,47 @@ export PATH="$work/bin:$PATH"
 "$real_tmux" new-session -d -s keeper -- sleep 100000
 
 spawns() { wc -l <"$tmux_log"; }
+
+# make_sessions ROOT N registers N stopped sessions under ROOT, as many
+# commands would have left them, and their index.
+make_sessions() {
+	local root="$1" n="$2" i u d
+	local -a ids=() dirs=()
+	for ((i = 0; i < n; i++)); do
+		read -r u </proc/sys/kernel/random/uuid
+		ids+=("$u") dirs+=("$root/sessions/$u")
+	done
+	mkdir -p "$root/sessions"
+	mkdir -m 700 "${dirs[@]}"
+	(
+		umask 077
+		for u in "${ids[@]}"; do
+			d="$root/sessions/$u"
+			printf 'SESSION_ID=%s\nTMUX_SESSION=mas-%s\nSTATUS=stopped\nCREATED_AT=2026-01-01T00:00:00Z\nUNIT_DIR=%s/unit\nWORKFLOWS_DIR=%s/workflows\nSESSION_DIR=%s\nMAS_SESSION_DIR=%s\nMAS_WORKSPACE_ROOT=%s\nMAS_SESSION_MODE=isolated\n' \
+				"$u" "${u:0:8}" "$d" "$d" "$d" "$d" "$root" >"$d/.session"
+		done
+	)
+	{
+		echo '{"version": "1.0", "sessions": ['
+		for ((i = 0; i < n; i++)); do
+			((i > 0)) && echo ','
+			printf '{"sessionId": "%s", "tmuxSession": "mas-%s", "status": "stopped", "createdAt": "2026-01-01T00:00:00Z", "workingDir": "%s"}' "${ids[i]}" "${ids[i]:0:8}" "${dirs[i]}"
+		done
+		echo '], "lastUpdated": "2026-01-01T00:00:00Z"}'
+	} >"$root/sessions/.sessions.index"
+}
+
+# Sessions for session list, made now so that they are as old when they
+# are listed as sessions are in use (see below): 1, 100, 1,000 and 5,000.
+list_sizes=(1 100 1000 5000)
+for n in "${list_sizes[@]}"; do
+	mkdir -p "$work/list$n"
+	make_sessions "$work/list$n" "$n"
+	# The first listing of a root makes its cache's directory, which
+	# changes the sessions directory: as old as the sessions when they are
+	# listed.
+	MAS_ROOT="$work/list$n" "$mas" session list >/dev/null
+done
 
 # shellcheck source=bats/ports.bash
 source "$repo/bats/ports.bash"
@@ -348,26 +389,34 @@ measure "session stop" 'id=$(MAS_ROOT="$ws/root" "$mas" session create --no-atta
 	"MAS_ROOT='$ws/root' '$mas' session stop \$id"
 kill_mas_sessions
 
-# 1,000 registered sessions.
-{
-	echo '{"version": "1.0", "sessions": ['
-	for ((i = 0; i < 1000; i++)); do
-		u="$(cat /proc/sys/kernel/random/uuid)"
-		d="$work/big/sessions/$u"
-		mkdir -p "$d"
-		chmod 700 "$d"
-		printf 'SESSION_ID=%s\nTMUX_SESSION=mas-%s\nSTATUS=stopped\nCREATED_AT=2026-01-01T00:00:00Z\nUNIT_DIR=%s/unit\nWORKFLOWS_DIR=%s/workflows\nSESSION_DIR=%s\nMAS_SESSION_DIR=%s\nMAS_WORKSPACE_ROOT=%s\nMAS_SESSION_MODE=isolated\n' \
-			"$u" "${u:0:8}" "$d" "$d" "$d" "$d" "$work/big" >"$d/.session"
-		chmod 600 "$d/.session"
-		((i > 0)) && echo ','
-		printf '{"sessionId": "%s", "tmuxSession": "mas-%s", "status": "stopped", "createdAt": "2026-01-01T00:00:00Z", "workingDir": "%s"}' "$u" "${u:0:8}" "$d"
-	done
-	echo '], "lastUpdated": "2026-01-01T00:00:00Z"}'
-} >"$work/big.index"
-mv "$work/big.index" "$work/big/sessions/.sessions.index"
-measure "session list (1,000 sessions)" ':' "MAS_ROOT='$work/big' '$mas' session list"
-serve_root "$work/big"
+# session list against its floor (the index read, tmux asked for its
+# sessions), as the sessions grow, each pair in turns. The sessions were
+# made at the start of the run, a minute or more ago: a listing trusts a
+# file once its change is 2 s older than its read, and the activity of a
+# session once it has been stopped for 10 s. A first listing makes the
+# cache.
+for n in "${list_sizes[@]}"; do
+	MAS_ROOT="$work/list$n" "$mas" session list >/dev/null
+	MAS_ROOT="$work/list$n" "$mas" session list >/dev/null
+done
+# sessions_label N: "1,000 sessions".
+sessions_label() { sed -e ':a' -e 's/\B[0-9]\{3\}\>/,&/' -e 'ta' -e 's/^1$/1 session/' -e 's/[0-9]$/& sessions/' <<<"$1"; }
+for n in "${list_sizes[@]}"; do
+	measure "floor: cat .sessions.index, tmux list-sessions ($(sessions_label "$n"))" ':' \
+		"cat '$work/list$n/sessions/.sessions.index' >/dev/null && tmux list-sessions >/dev/null" \
+		"session list ($(sessions_label "$n"))" ':' "MAS_ROOT='$work/list$n' '$mas' session list"
+done
+measure "session list (5,000 sessions), no cache: the first listing" "rm -rf '$work/list5000/sessions/.cache'" \
+	"MAS_ROOT='$work/list5000' '$mas' session list"
+MAS_ROOT="$work/list5000" "$mas" session list >/dev/null
+serve_root "$work/list1000"
 measure "GET /sessions (1,000 sessions)" ':' "curl -sf -o /dev/null http://127.0.0.1:$port/sessions"
+# The server's own CPU (and its tmux clients'), from /proc, over many
+# requests: a clock tick is 10 ms.
+server_cpu_ms() { awk -v hz="$(getconf CLK_TCK)" '{print ($14 + $15 + $16 + $17) * 1000 / hz}' "/proc/$serve_pid/stat"; }
+cpu0="$(server_cpu_ms)"
+for ((i = 0; i < 100; i++)); do curl -sf -o /dev/null "http://127.0.0.1:$port/sessions"; done
+server_get_ms="$(awk -v a="$cpu0" -v b="$(server_cpu_ms)" 'BEGIN{printf "%.1f", (b - a) / 100}')"
 stop_serve
 
 # A 65 MB template tree: 13 units of 5 MB.
@@ -420,6 +469,12 @@ start_spawns="$(spawns_of "isolated start --no-attach")"
 	echo "| 1 tmux process per status | $(spawns_of status) | $(verdict "(( $(spawns_of status) == 1 ))") |"
 	echo "| 1 tmux process per peek: the selection's listing reads the 13 screens | $(spawns_of "peek (13 agents, 20 lines each)") | $(verdict "(( $(spawns_of "peek (13 agents, 20 lines each)") == 1 ))") |"
 	echo "| 1 tmux process per session list (1,000 sessions) | $(spawns_of "session list (1,000 sessions)") | $(verdict "(( $(spawns_of "session list (1,000 sessions)") == 1 ))") |"
+	for n in "${list_sizes[@]}"; do
+		echo "| session list against its floor, $(sessions_label "$n") | $(ratio_of "session list ($(sessions_label "$n"))" "floor: cat .sessions.index, tmux list-sessions ($(sessions_label "$n"))") × | (the growth curve) |"
+	done
+	list_ratio="$(ratio_of "session list (5,000 sessions)" "floor: cat .sessions.index, tmux list-sessions (5,000 sessions)")"
+	echo "| session list ≤ 1.5 × its floor at 5,000 sessions | ${list_ratio} × | $(verdict "awk -v r=$list_ratio 'BEGIN{exit !(r <= 1.5)}'") |"
+	echo "| the server's CPU per GET /sessions (1,000 sessions) ≤ 5 ms | $server_get_ms ms | $(verdict "awk -v r=$server_get_ms 'BEGIN{exit !(r <= 5)}'") |"
 	echo "| 1 tmux process per GET /sessions (1,000 sessions) | $(spawns_of "GET /sessions (1,000 sessions)") | $(verdict "(( $(spawns_of "GET /sessions (1,000 sessions)") == 1 ))") |"
 	echo "| no tmux process for env | $(spawns_of env) | $(verdict "(( $(spawns_of env) == 0 ))") |"
 	echo "| ≤ 2 tmux processes per page refresh | $(spawns_of "$refresh_row") | $(verdict "(( $(spawns_of "$refresh_row") <= 2 ))") |"
@@ -460,6 +515,13 @@ start_spawns="$(spawns_of "isolated start --no-attach")"
 	echo "after the other: \`GET /sessions\` (one tmux process, as for \`session list\`) and"
 	echo "\`GET /sessions/{id}/output?lines=60\` (one tmux process lists the panes and reads the screens"
 	echo "of all 13 agents: \`run-shell -C\` over tmux's format loops), timed with curl's own start."
+	echo
+	echo "\`session list\` is measured against its floor, reading the index (\`cat .sessions.index\`) and"
+	echo "asking tmux for its sessions, in turns, over 1 to 5,000 sessions stopped a minute before (as in"
+	echo "use): it trusts what its cache (\`sessions/.cache/list\`) parsed of each .session whose stat is"
+	echo "unchanged, so it stats each .session once and reads none; the first listing, without a cache,"
+	echo "reads them all (its own row). The server's CPU per \`GET /sessions\` is its own and its tmux"
+	echo "clients' (\`/proc/PID/stat\`) over 100 requests, which it answers from the cache it keeps in memory."
 	echo
 	echo "\`peek\` is the listing that chooses the session, as \`status\` makes it, which in the same tmux"
 	echo "invocation captures the 13 panes (60 lines on each screen, the last 20 shown)."

@@ -51,6 +51,9 @@ type App struct {
 	// sessionFileWarning makes the warning of an untrusted .mas_session
 	// one per process, however often sessions are selected.
 	sessionFileWarning sync.Once
+	// lists is the root's list cache (listCache).
+	listsMu sync.Mutex
+	lists   *isolated.ListCache
 }
 
 // New returns an App whose tmux calls run the real tmux, configured from

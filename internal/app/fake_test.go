@@ -15,7 +15,7 @@ import (
 
 // testApp is an App whose tmux is a faketmux.Server, with the given environment
 // (MAS_HTTP=off unless set) and root.
-func testApp(t *testing.T, vars map[string]string) (*App, *faketmux.Server, *tmux.Recorder, *bytes.Buffer) {
+func testApp(t testing.TB, vars map[string]string) (*App, *faketmux.Server, *tmux.Recorder, *bytes.Buffer) {
 	t.Helper()
 	if vars == nil {
 		vars = map[string]string{}
@@ -51,7 +51,7 @@ func commands(rec *tmux.Recorder) []string {
 }
 
 // stubAgentDir returns a directory holding an executable clauded.
-func stubAgentDir(t *testing.T) string {
+func stubAgentDir(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "clauded"), []byte("#!/bin/sh\n"), 0o755); err != nil {

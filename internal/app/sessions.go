@@ -85,10 +85,12 @@ func (a *App) SessionsAndPanes(ctx context.Context) (list []Session, panes []lay
 // is passed over with a warning (untrusted), as Select passes it over.
 func (a *App) listAmong(ctx context.Context, running []layout.Ref, listErr error) (list []Session, tmuxErr, err error) {
 	root := a.Root()
-	sessions, tmuxErr, err := isolated.ListAmong(ctx, a.Tmux, root, running, listErr)
+	cache := a.listCache(root)
+	sessions, tmuxErr, err := isolated.ListAmong(ctx, a.Tmux, cache, running, listErr)
 	if err != nil {
 		return nil, nil, err
 	}
+	cache.Save()
 	list = make([]Session, 0, len(sessions)+1)
 	for _, l := range sessions {
 		list = append(list, SessionView(l, false))
@@ -130,8 +132,21 @@ func (a *App) Prune(ctx context.Context) (removed, finished []string, err error)
 	return isolated.Prune(ctx, a.Tmux, a.Root(), a.Now(), a.Report)
 }
 
-// Removals is what interrupted removals of the root left.
-func (a *App) Removals() ([]isolated.Removal, error) { return isolated.Removals(a.Root()) }
+// Removals is what interrupted removals of the root left: none when the
+// list just made saw none (isolated.ListCache.Removals).
+func (a *App) Removals() ([]isolated.Removal, error) { return a.listCache(a.Root()).Removals() }
+
+// listCache is root's list cache, made on first use and kept by a, so
+// that a server lists at the cost of what changed since its last
+// request.
+func (a *App) listCache(root string) *isolated.ListCache {
+	a.listsMu.Lock()
+	defer a.listsMu.Unlock()
+	if a.lists == nil || a.lists.Root() != root {
+		a.lists = isolated.NewListCache(root)
+	}
+	return a.lists
+}
 
 // Session is a session as session list and session show show it.
 type Session struct {
@@ -167,7 +182,11 @@ type Session struct {
 func SessionView(l isolated.Listed, detail bool) Session {
 	j := Session{SessionID: l.ID, TmuxSession: l.TmuxName, Status: l.Status, Error: l.Error,
 		CreatedAt: l.CreatedAt, WorkingDir: l.Dir, Mode: l.Mode}
-	if l.Error == "" && l.Dir != "" { // not an orphan, which has no directory
+	switch {
+	case l.Error != "" || l.Dir == "": // an orphan has no directory
+	case l.Activity != nil: // known to the list cache
+		j.withSummary(*l.Activity)
+	default:
 		j.withActivity(l.ActivityDir())
 	}
 	if !detail {
@@ -191,7 +210,11 @@ func SessionView(l isolated.Listed, detail bool) Session {
 // activity) last reported: when, and while j runs, how many need a
 // person and how many of those ask.
 func (j *Session) withActivity(dir string) {
-	sum := activity.Summarize(dir)
+	j.withSummary(activity.Summarize(dir))
+}
+
+// withSummary adds to j what its agents last reported, as sum says.
+func (j *Session) withSummary(sum activity.Summary) {
 	if !sum.Last.IsZero() {
 		j.LastActivity = sum.Last.UTC().Format(time.RFC3339)
 	}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"strings"
-	"text/tabwriter"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -49,11 +47,10 @@ func (cl *CommandLine) sessionList(ctx context.Context, cc *ucli.Context) error 
 		}{Sessions: append([]app.Session{}, sessions...), Total: len(sessions)}
 		return cl.writeJSON(out)
 	}
-	var b strings.Builder
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	// New columns come last (NEEDS YOU, then MODE): scripts read the
 	// columns before them.
-	fmt.Fprintln(tw, "SESSION ID\tTMUX\tSTATUS\tCREATED\tWORKSPACE\tNEEDS YOU\tMODE")
+	rows := make([][]string, 0, len(sessions)+1)
+	rows = append(rows, []string{"SESSION ID", "TMUX", "STATUS", "CREATED", "WORKSPACE", "NEEDS YOU", "MODE"})
 	for _, j := range sessions {
 		status := string(j.Status)
 		if j.Error != "" {
@@ -63,11 +60,9 @@ func (cl *CommandLine) sessionList(ctx context.Context, cc *ucli.Context) error 
 		if dir == "" {
 			dir = "-" // an orphan has none
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", layout.Printable(j.SessionID), layout.Printable(j.TmuxSession), status, j.CreatedAt, dir, needsYou(j), j.Mode)
+		rows = append(rows, []string{layout.Printable(j.SessionID), layout.Printable(j.TmuxSession), status, j.CreatedAt, dir, needsYou(j), string(j.Mode)})
 	}
-	tw.Flush()
-	_, err = fmt.Fprint(cl.io.Stdout, b.String())
-	return err
+	return writeColumns(cl.io.Stdout, rows, 2)
 }
 
 // needsYou is how many agents of a session wait for a person, as session

@@ -1,0 +1,349 @@
+package isolated
+
+import (
+	"errors"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"mas/internal/activity"
+	"mas/internal/layout"
+)
+
+// A ListCache keeps what List parsed of each session, so that a listing
+// costs what changed since the last one rather than what exists: a
+// session whose .session is the file it was parsed from, by its stat key
+// (device, inode, size, mode, change and modification times), is not
+// read again, and the sessions directory, when its own key is unchanged,
+// holds the entries it held, so it is not listed again either. What tmux
+// runs is asked every time.
+//
+// A key is trusted only once its file's change time is clearly older than
+// the moment the file was read (racyWindow): a file changed twice within
+// one tick of the filesystem's clock keeps its key, and the second change
+// would go unseen (git's "racy index" problem). A session whose file
+// cannot be read, or says "creating", is read again every time: whether
+// its creator still works changes no file.
+//
+// What the agents of a session report (package activity) changes while
+// they run; a session that does not run has none to report, so its last
+// activity is kept once it has not run for idleGrace (its agents' last
+// hooks have ended), and read every time before.
+//
+// The cache lives in memory for a process that lists many times (mas
+// serve) and in sessions/.cache/list between processes; a file there
+// that is not one this version wrote, whole, for this root is ignored and
+// replaced.
+type ListCache struct {
+	mu       sync.Mutex
+	now      func() time.Time // the wall clock, which file times follow
+	root     string
+	sessions string // root's sessions directory
+	read     bool   // the file was read, or found missing or unusable
+	// dirty tells that the file is behind the memory.
+	dirty bool
+
+	dir     fileKey // of the sessions directory when it was listed
+	dirAt   int64   // when, in Unix ns
+	ids     []cachedID
+	removal bool // the listing held a directory a removal left
+	// listed tells that this process listed the sessions directory, or
+	// found it unchanged since the last listing.
+	listed  bool
+	entries map[string]*cacheEntry
+}
+
+// cachedID is an entry of the sessions directory named like a session.
+type cachedID struct {
+	id  string
+	dir bool // a directory, not a link or another file
+}
+
+// cacheEntry is what a session's .session said, with the key of the file
+// it was read from, and its activity while it does not run.
+type cacheEntry struct {
+	key       fileKey
+	readAt    int64 // Unix ns, taken before key
+	status    Status
+	createdAt string
+	// idleSince is since when its agents cannot have reported anything
+	// (Unix ns; 0: it ran when last listed, or none was listed yet);
+	// lastAt when last was read (0: never), last its last activity.
+	idleSince, lastAt int64
+	last              string
+}
+
+// fileKey tells a file apart from the file it was: any write, rename,
+// chmod or replacement changes one of its fields.
+type fileKey struct {
+	dev, ino     uint64
+	size         int64
+	mode         uint32
+	mtime, ctime int64
+}
+
+const (
+	// racyWindow is how much older than its read a file's change time
+	// must be for its key to be trusted: more than any filesystem's
+	// timestamp granularity.
+	racyWindow = 2 * time.Second
+	// idleGrace is how long after its agents stopped a session's activity
+	// is still read: a hook that was running as they were killed may
+	// still write (a hook exits within 3 s whatever happens), and an
+	// agent may take a moment to end.
+	idleGrace = 10 * time.Second
+	// maxCachedField caps a field the cache keeps; a session with a longer
+	// one (a hand-edited CREATED_AT) is read every time.
+	maxCachedField = 256
+)
+
+// NewListCache returns an empty cache for root's sessions; List reads its
+// file, if any, on first use.
+func NewListCache(root string) *ListCache {
+	return &ListCache{now: time.Now, root: root, sessions: sessionsDir(root), entries: map[string]*cacheEntry{}}
+}
+
+// Root is the root whose sessions c keeps.
+func (c *ListCache) Root() string { return c.root }
+
+// settled tells whether a key read at readAt can be trusted (racyWindow).
+func (k fileKey) settled(readAt int64) bool { return k.ctime < readAt-int64(racyWindow) }
+
+// statAt is the key of the file name, relative to the open directory dirfd,
+// without following a link at its end; ok false when it cannot be stat'ed.
+func statAt(dirfd int, name string) (k fileKey, ok bool) {
+	var st unix.Stat_t
+	if err := unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return k, false
+	}
+	return fileKey{dev: uint64(st.Dev), ino: uint64(st.Ino), size: st.Size, mode: uint32(st.Mode),
+		mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano()}, true
+}
+
+// list is List's sessions (not its orphans) through the cache: running is
+// what tmux runs, known false when tmux could not be asked (then nothing
+// of the activity is kept).
+func (c *ListCache) list(running []layout.Ref, known bool) ([]Listed, error) {
+	if !c.read {
+		c.load()
+	}
+	start := c.now().UnixNano()
+	dir, err := os.OpenFile(sessionsDir(c.root), os.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		c.forget()
+		return nil, nil
+	}
+	if err != nil {
+		if cerr := checkSessionsDir(c.root); cerr != nil {
+			return nil, cerr // a link or a file: said as IDs says it
+		}
+		return nil, err
+	}
+	defer dir.Close()
+	dirfd := int(dir.Fd())
+	ids, err := c.listDir(dir, dirfd, start)
+	if err != nil {
+		return nil, err
+	}
+	keys := statSessions(dirfd, ids)
+	out := make([]Listed, 0, len(ids))
+	for i, e := range ids {
+		out = append(out, c.session(e, keys[i], running, known, start))
+	}
+	return out, nil
+}
+
+// forget empties the cache of a root that has no sessions directory.
+func (c *ListCache) forget() {
+	if len(c.ids) > 0 || len(c.entries) > 0 {
+		c.ids, c.entries, c.dir, c.dirty = nil, map[string]*cacheEntry{}, fileKey{}, true
+	}
+	c.listed, c.removal = true, false
+}
+
+// listDir returns the entries of the sessions directory, open as dir
+// (descriptor dirfd), named like sessions, sorted: the cached ones when
+// the directory's key is unchanged and settled, else read again.
+func (c *ListCache) listDir(dir *os.File, dirfd int, start int64) ([]cachedID, error) {
+	key, ok := statAt(dirfd, ".")
+	if ok && key == c.dir && key.settled(c.dirAt) {
+		c.listed = true
+		return c.ids, nil
+	}
+	entries, err := dir.ReadDir(-1)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(entries, func(a, b os.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	ids, removal := []cachedID{}, false
+	for _, e := range entries {
+		switch name := e.Name(); {
+		case isCanonical(name):
+			ids = append(ids, cachedID{id: name, dir: e.Type().IsDir()})
+		case strings.HasPrefix(name, removingPrefix):
+			removal = true
+		}
+	}
+	c.ids, c.removal, c.listed, c.dirty = ids, removal, true, true
+	c.dir, c.dirAt = key, start
+	if !ok {
+		c.dir = fileKey{}
+	}
+	kept := make(map[string]*cacheEntry, len(ids))
+	for _, e := range ids {
+		if ce := c.entries[e.id]; ce != nil {
+			kept[e.id] = ce
+		}
+	}
+	c.entries = kept
+	return ids, nil
+}
+
+// session lists one session, whose .session's key is k: from the cache
+// when k is the key of the file the entry was parsed from, else read
+// (describe) and kept when it can be.
+func (c *ListCache) session(e cachedID, k statKey, running []layout.Ref, known bool, start int64) Listed {
+	if !e.dir {
+		c.put(e.id, nil)
+		return describe(c.root, e.id, running, known) // a link or a file: an error, said as ever
+	}
+	if ce := c.entries[e.id]; k.ok && ce != nil && ce.key == k.key && k.key.settled(ce.readAt) {
+		s := derivedIn(c.sessions, c.root, e.id)
+		s.Status, s.CreatedAt = ce.status, ce.createdAt
+		l := reconciled(s, noCreator, running, known) // its creator matters only while it says creating
+		c.withActivity(&l, ce, false, known, start)
+		return l
+	}
+	l, s := describeRead(c.root, e.id, running, known)
+	if !k.ok || s == nil || !cacheable(s) {
+		c.put(e.id, nil)
+		return l
+	}
+	ce := &cacheEntry{key: k.key, readAt: start, status: s.Status, createdAt: s.CreatedAt}
+	c.put(e.id, ce)
+	c.withActivity(&l, ce, true, known, start)
+	return l
+}
+
+// statKey is what statAt tells.
+type statKey struct {
+	key fileKey
+	ok  bool
+}
+
+// statSessions stats the .session of each of ids, a directory of the
+// sessions directory open as dirfd: by as many goroutines as there are
+// CPUs when there are many, since these stats are most of what a
+// listing costs.
+func statSessions(dirfd int, ids []cachedID) []statKey {
+	keys := make([]statKey, len(ids))
+	stat := func(from, to int) {
+		for i := from; i < to; i++ {
+			if ids[i].dir {
+				keys[i].key, keys[i].ok = statAt(dirfd, ids[i].id+"/.session")
+			}
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(ids)/statsPerWorker)
+	if workers < 2 {
+		stat(0, len(ids))
+		return keys
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() { stat(w*len(ids)/workers, (w+1)*len(ids)/workers) })
+	}
+	wg.Wait()
+	return keys
+}
+
+// statsPerWorker is the fewest stats worth a goroutine of their own.
+const statsPerWorker = 500
+
+// put keeps ce as id's entry, or forgets id's entry when ce is nil.
+func (c *ListCache) put(id string, ce *cacheEntry) {
+	if ce == nil {
+		if _, ok := c.entries[id]; ok {
+			delete(c.entries, id)
+			c.dirty = true
+		}
+		return
+	}
+	c.entries[id] = ce
+	c.dirty = true
+}
+
+// cacheable tells whether what s's file says may be kept: a session that
+// is being created is read every time (see describe), and a field the
+// cache file cannot hold is not kept.
+func cacheable(s *Session) bool {
+	return (s.Status == Active || s.Status == Stopped) && plainField(s.CreatedAt)
+}
+
+// plainField tells whether the cache file can hold s as a field.
+func plainField(s string) bool {
+	return len(s) <= maxCachedField && !strings.ContainsAny(s, "\t\n")
+}
+
+// withActivity sets l's Activity, the summary of what its agents
+// reported: read while its agents run and for idleGrace after, then kept.
+// fresh tells that ce was read from its file by this listing.
+func (c *ListCache) withActivity(l *Listed, ce *cacheEntry, fresh, known bool, now int64) {
+	switch {
+	case !known: // whether its agents run is not known: read by SessionView
+		return
+	case l.Status == Active:
+		if ce.idleSince != 0 || ce.lastAt != 0 {
+			ce.idleSince, ce.lastAt, ce.last, c.dirty = 0, 0, "", true
+		}
+		return // read by SessionView
+	case ce.idleSince == 0:
+		ce.idleSince, c.dirty = now, true
+		if fresh && ce.status == Stopped && ce.key.mtime < now {
+			// Written by the stop that killed its agents (or by
+			// hand), unless it was seen running since.
+			ce.idleSince = ce.key.mtime
+		}
+	}
+	if ce.lastAt != 0 && ce.lastAt-ce.idleSince >= int64(idleGrace) {
+		if sum, ok := ce.summary(); ok {
+			l.Activity = &sum
+			return
+		}
+	}
+	sum := activity.Summarize(l.ActivityDir())
+	l.Activity = &sum
+	ce.lastAt, ce.last, c.dirty = now, "", true
+	if !sum.Last.IsZero() {
+		ce.last = sum.Last.UTC().Format(time.RFC3339Nano)
+	}
+}
+
+// summary is the activity ce keeps: its last activity alone, all that a
+// session that does not run shows.
+func (ce *cacheEntry) summary() (activity.Summary, bool) {
+	var sum activity.Summary
+	if ce.last == "" {
+		return sum, true
+	}
+	last, err := time.Parse(time.RFC3339Nano, ce.last)
+	sum.Last = last
+	return sum, err == nil
+}
+
+// Removals is Removals of c's root, without reading the sessions
+// directory again when this process listed it and saw none there.
+func (c *ListCache) Removals() ([]Removal, error) {
+	c.mu.Lock()
+	none := c.listed && !c.removal
+	c.mu.Unlock()
+	if none {
+		return nil, nil
+	}
+	return Removals(c.root)
+}
