@@ -9,7 +9,7 @@ help: ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
 build: ## build ./mas_refactored.sh and a mas symlink
-	go build -o mas_refactored.sh . && ln -sf mas_refactored.sh mas
+	CGO_ENABLED=0 go build -tags urfave_cli_no_docs -o mas_refactored.sh . && ln -sf mas_refactored.sh mas
 
 install: ## build, then install mas, mas_refactored.sh, mas(1) and the completions under PREFIX (default /usr/local)
 	@if [ "$(BIN)" = mas_refactored.sh ]; then $(MAKE) --no-print-directory build; fi

@@ -16,7 +16,7 @@ setup_suite() {
 	export FAKE_CLAUDE="$BATS_SUITE_TMPDIR/fake/clauded"
 	if [[ -z "${MAS_BIN:-}" ]]; then
 		mkdir -p "$BATS_SUITE_TMPDIR/bin"
-		(cd "$repo" && go build -o "$BATS_SUITE_TMPDIR/bin/mas_refactored.sh" .)
+		(cd "$repo" && CGO_ENABLED=0 go build -tags urfave_cli_no_docs -o "$BATS_SUITE_TMPDIR/bin/mas_refactored.sh" .)
 		export MAS_BIN="$BATS_SUITE_TMPDIR/bin/mas_refactored.sh"
 	fi
 }

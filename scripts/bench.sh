@@ -143,7 +143,7 @@ mkdir -p "$work/tmux" "$work/home" "$work/bin" "$work/root" "$work/root65"
 if [[ -n "${BENCH_BIN:-}" ]]; then
 	cp "$BENCH_BIN" "$work/bin/mas"
 else
-	go build -o "$work/bin/mas" .
+	CGO_ENABLED=0 go build -tags urfave_cli_no_docs -o "$work/bin/mas" .
 fi
 mas="$work/bin/mas"
 

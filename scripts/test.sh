@@ -78,7 +78,7 @@ say "bats"
 bin_dir="$(mktemp -d)"
 trap 'rm -rf "$bin_dir"' EXIT
 if [[ -z "${MAS_BIN:-}" ]]; then
-	go build -o "$bin_dir/mas_refactored.sh" .
+	CGO_ENABLED=0 go build -tags urfave_cli_no_docs -o "$bin_dir/mas_refactored.sh" .
 	export MAS_BIN="$bin_dir/mas_refactored.sh"
 fi
 tap="$bin_dir/bats.tap"

@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"html/template"
+	"sync"
 
 	"mas/internal/roster"
 )
@@ -16,8 +17,10 @@ type pageWindow struct {
 // indexPage is the page itself, web/index.html with the team in it as
 // JSON (its windows in creation order, as roster has them): the script
 // builds its prompt fields and the agents of POST /runs from it, and
-// keeps no copy of the team of its own.
-var indexPage = func() []byte {
+// keeps no copy of the team of its own. It is made on its first request,
+// not when the program starts: every command links this package, and only
+// mas serve shows the page.
+var indexPage = sync.OnceValue(func() []byte {
 	tmpl := template.Must(template.ParseFS(webFiles, "index.html"))
 	var team []pageWindow
 	for _, w := range roster.Windows() {
@@ -33,4 +36,4 @@ var indexPage = func() []byte {
 		panic(err)
 	}
 	return b.Bytes()
-}()
+})

@@ -190,7 +190,7 @@ var static = http.FileServerFS(webFiles)
 func page(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Security-Policy", pagePolicy)
 	if r.URL.Path == "/" {
-		http.ServeContent(w, r, "index.html", time.Time{}, bytes.NewReader(indexPage))
+		http.ServeContent(w, r, "index.html", time.Time{}, bytes.NewReader(indexPage()))
 		return
 	}
 	static.ServeHTTP(w, r)
