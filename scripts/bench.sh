@@ -361,6 +361,7 @@ measure "status" ':' "MAS_ROOT='$ws/root' '$mas' status"
 MAS_ROOT="$ws/root" "$mas" send all "$(seq -f 'a line the agent printed, number %g' 60)" >/dev/null 2>&1
 measure "peek (13 agents, 20 lines each)" ':' "MAS_ROOT='$ws/root' '$mas' peek"
 measure "env" ':' "MAS_ROOT='$ws/root' '$mas' env $id"
+measure "send (one agent, with Enter)" ':' "MAS_ROOT='$ws/root' '$mas' send 21 'a message for agent 21' -e"
 # Agents' activity (issue 25): a session whose agents are started to
 # report their events (MAS_AGENT_HOOKS=on; the idle stub reports none, the
 # hook command is run here as Claude Code runs it: its settings' command
@@ -468,6 +469,7 @@ start_spawns="$(spawns_of "isolated start --no-attach")"
 	echo "| processes the panes of a session run: no more than the floor's ($floor_procs) | $start_procs | $(verdict "(( start_procs <= floor_procs ))") |"
 	echo "| 1 tmux process per status | $(spawns_of status) | $(verdict "(( $(spawns_of status) == 1 ))") |"
 	echo "| 1 tmux process per peek: the selection's listing reads the 13 screens | $(spawns_of "peek (13 agents, 20 lines each)") | $(verdict "(( $(spawns_of "peek (13 agents, 20 lines each)") == 1 ))") |"
+	echo "| 2 tmux processes per send: the listing that chooses the panes, then the paste | $(spawns_of "send (one agent, with Enter)") | $(verdict "(( $(spawns_of "send (one agent, with Enter)") == 2 ))") |"
 	echo "| 1 tmux process per session list (1,000 sessions) | $(spawns_of "session list (1,000 sessions)") | $(verdict "(( $(spawns_of "session list (1,000 sessions)") == 1 ))") |"
 	for n in "${list_sizes[@]}"; do
 		echo "| session list against its floor, $(sessions_label "$n") | $(ratio_of "session list ($(sessions_label "$n"))" "floor: cat .sessions.index, tmux list-sessions ($(sessions_label "$n"))") × | (the growth curve) |"
@@ -525,6 +527,13 @@ start_spawns="$(spawns_of "isolated start --no-attach")"
 	echo
 	echo "\`peek\` is the listing that chooses the session, as \`status\` makes it, which in the same tmux"
 	echo "invocation captures the 13 panes (60 lines on each screen, the last 20 shown)."
+	echo
+	echo "\`send\` stays two tmux processes: the listing that chooses the session and its panes, then one"
+	echo "invocation that loads the text from stdin and pastes it into every pane chosen. Between the two,"
+	echo "mas decides where the text may go: panes marked as the session's own, by their agent's tag,"
+	echo "not into an agent that asks a person, multi-line text only where the agent runs. Doing that in"
+	echo "tmux (if-shell on formats) would put the text inside a tmux command string, parsed by tmux;"
+	echo "the paste keeps it out of every command line."
 	echo
 	echo "Template copies use reflinks (FICLONE) where the filesystem shares extents; on this machine's"
 	echo "temporary filesystem reflinks are: $reflink. The original needed about 13 s per start (122 tmux"
