@@ -147,6 +147,10 @@ Environment:
   MAS_HTTP_PORT       port of the HTTP server (default 8765)
   MAS_API_TOKEN       bearer token the HTTP API requires; needed to listen
                       on an address other than loopback
+  MAS_SSH_COMMAND     ssh program and options that reach the hosts, as shell
+                      words (default ssh), as GIT_SSH_COMMAND is for git
+  MAS_HOST_TIMEOUT    seconds a host may take to answer a request that is
+                      answered at once: list, show, stop… (default 15)
   MAS_NOTIFY_COMMAND  command line (sh -c) the HTTP server runs when an agent
                       is done or asks; it reads MAS_SESSION_ID,
                       MAS_SESSION_NAME, MAS_AGENT_ID, MAS_AGENT_NAME,

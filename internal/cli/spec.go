@@ -27,6 +27,7 @@ const (
 	fileArg                          // a file name, completed by the shell
 	commandArg                       // a command of mas
 	subcommandArg                    // a subcommand of the command before it
+	hostArg                          // a host of the root (mas host add)
 )
 
 // arg is one positional argument of a command.
