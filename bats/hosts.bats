@@ -125,3 +125,191 @@ teardown() {
 	assert_line --index 3 --regexp '^old +.* no answer: host old: its mas is too old, or not mas: it answered no reply \(exit 2: mas: unknown command "__remote"\): install this version of mas there'
 	assert_line --index 4 --regexp '^up +ssh://[^ ]+ +- +[0-9]'
 }
+
+# session_dirs ROOT lists the session directories under ROOT, one id a line.
+session_dirs() {
+	find "$1/sessions" -mindepth 1 -maxdepth 1 -type d ! -name '.*' -printf '%f\n' 2>/dev/null | sort
+}
+
+@test "session create --host makes the session on that host alone and prints NAME:<id>; show, env and a wrong host" {
+	use_idle_agent
+	start_sshd alpha
+	mas host add alpha "$HOST_DEST"
+	start_sshd beta
+	mas host add beta "$HOST_DEST"
+	run --separate-stderr mas session create --host alpha --no-attach
+	assert_success
+	[[ "$output" =~ ^alpha:([0-9a-f-]{36})$ ]] || fail "output: $output"
+	local a=${BASH_REMATCH[1]}
+	[[ "$stderr" == *"[INFO] Session alpha:$a is running on host alpha; attach with: mas session attach alpha:${a:0:8}"* ]] || fail "stderr: $stderr"
+	run --separate-stderr mas session create --host beta --no-attach --json
+	assert_success
+	local b
+	b="$(jq -r .sessionId <<<"$output")"
+	assert_equal "$(jq -r .host <<<"$output")" beta
+	run --separate-stderr mas session create --no-attach
+	assert_success
+	local here=$output
+	# Each session is on its own machine: its directory and its tmux session.
+	assert_equal "$(session_dirs "$(host_root alpha)")" "$a"
+	assert_equal "$(session_dirs "$(host_root beta)")" "$b"
+	assert_equal "$(session_dirs "$WORK")" "$here"
+	assert_equal "$(on_host alpha tmux ls -F '#{session_name}')" "mas-${a:0:8}"
+	assert_equal "$(on_host beta tmux ls -F '#{session_name}')" "mas-${b:0:8}"
+	assert_equal "$(tmux ls -F '#{session_name}')" "mas-${here:0:8}"
+	run --separate-stderr mas session show "alpha:${a:0:8}"
+	assert_success
+	assert_line --regexp "^Session: +$a\$"
+	assert_line --regexp "^Workspace: +$(host_root alpha)/sessions/$a\$"
+	run --separate-stderr mas session show "beta:$b" --json
+	assert_success
+	assert_equal "$(jq -r .status <<<"$output")" active
+	run --separate-stderr mas env "alpha:${a:0:8}"
+	assert_success
+	assert_output "export MAS_SESSION_ID=alpha:$a"
+	# A session is looked for on the host named, and nowhere else.
+	run --separate-stderr mas session show "beta:${a:0:8}"
+	assert_failure 1
+	[[ "$stderr" == "mas: host beta: no such session ${a:0:8} under $(host_root beta)/sessions"* ]] || fail "stderr: $stderr"
+	run --separate-stderr mas session show "gamma:${a:0:8}"
+	assert_failure 1
+	assert_equal "$stderr" 'mas: no such host "gamma": mas host list lists them, mas host add adds one'
+	run --separate-stderr mas session create --host gamma --no-attach
+	assert_failure 1
+	assert_equal "$(session_dirs "$WORK")" "$here"
+}
+
+@test "send to a host's agent: the text travels on stdin, its shell characters run nothing there; peek and status see it" {
+	start_sshd alpha
+	local out="$BATS_TEST_TMPDIR/beta-out"
+	mkdir -p "$out"
+	# The host's agents are the stub agent, writing what they read to $out.
+	HOST_SETENV="MAS_AGENT_COMMAND=$BATS_TEST_TMPDIR/hosts/beta/bin/stub-agent MAS_STUB_OUT=$out" start_sshd beta
+	cp "$BATS_TEST_DIRNAME/stub-agent" "$(host_bin beta)/stub-agent"
+	mas host add beta "$HOST_DEST"
+	run --separate-stderr mas session create --host beta --no-attach
+	assert_success
+	local id=${output#beta:}
+	TMUX_TMPDIR="$(host_tmux beta)" wait_signal agent-00 "agent 00 of the host has started"
+	local text='$(touch pwned1); `touch pwned2` && touch pwned3 | x > pwned4 '"'"'quoted'"'"' "dq" \ ;'
+	MAS_SESSION_ID="beta:${id:0:8}" run --separate-stderr mas send 00 "$text" -e
+	assert_success
+	wait_until "agent 00 read the message and Enter" ends_with "$out/00.in" $'\r'
+	assert_equal "$(cat "$out/00.in")" "$text"$'\r'
+	run find "$BATS_TEST_TMPDIR" "$HOME" / -maxdepth 1 -name 'pwned*'
+	assert_output ""
+	run find "$(host_root beta)" "$BATS_TEST_TMPDIR/hosts/beta/home" -name 'pwned*'
+	assert_output ""
+	run --separate-stderr mas peek 00 -n 20 --session "beta:$id"
+	assert_success
+	assert_line --partial "stub agent 00 ready"
+	run --separate-stderr mas status --json -s "beta:${id:0:8}"
+	assert_success
+	assert_equal "$(jq -r .status <<<"$output")" running
+	assert_equal "$(jq -r .session <<<"$output")" "mas-${id:0:8}"
+}
+
+@test "stop, resume and rm a host's session by NAME:<prefix>; stop asks here; attach says its ssh -t command line" {
+	use_idle_agent
+	start_sshd alpha
+	mas host add alpha "$HOST_DEST"
+	run --separate-stderr mas session create --host alpha --no-attach
+	local id=${output#alpha:}
+	run --separate-stderr mas session attach "alpha:${id:0:8}" -w design
+	assert_failure 1
+	[[ "$stderr" == "mas: not a terminal: attach from one with: ssh -F /dev/null -i "*" -t -- $HOST_DEST mas session attach $id --window design" ]] || fail "stderr: $stderr"
+	MAS_SESSION_ID="alpha:$id" run --separate-stderr mas attach
+	assert_failure 1
+	[[ "$stderr" == *" -t -- $HOST_DEST mas session attach $id" ]] || fail "stderr: $stderr"
+	# stop's question is asked here; no is no.
+	run --separate-stderr mas stop --session "alpha:${id:0:8}" <<<n
+	assert_success
+	assert_equal "$stderr" "[INFO] Cancelled"
+	assert_equal "$(on_host alpha tmux ls -F '#{session_name}')" "mas-${id:0:8}"
+	run --separate-stderr mas stop --session "alpha:${id:0:8}" <<<y
+	assert_success
+	run on_host alpha tmux ls
+	assert_failure
+	run --separate-stderr mas session show "alpha:$id" --json
+	assert_equal "$(jq -r .status <<<"$output")" stopped
+	run --separate-stderr mas session resume "alpha:${id:0:8}"
+	assert_success
+	assert_equal "$(on_host alpha tmux ls -F '#{session_name}')" "mas-${id:0:8}"
+	run --separate-stderr mas session rm "alpha:${id:0:8}"
+	assert_failure 1
+	assert_equal "$stderr" "mas: host alpha: cannot remove session $id: it is running in tmux session mas-${id:0:8}; stop it first, or use --force to stop and remove it"
+	run --separate-stderr mas session stop "alpha:${id:0:8}" "${id:0:8}"
+	assert_failure 2
+	[[ "$stderr" == *"alpha:${id:0:8} is a session of host alpha: name one machine's sessions at a time"* ]] || fail "stderr: $stderr"
+	run --separate-stderr mas session rm -f "alpha:${id:0:8}"
+	assert_success
+	assert_equal "$(session_dirs "$(host_root alpha)")" ""
+}
+
+# fake_mas NAME BODY makes "mas" on host NAME's PATH a shell script of BODY.
+fake_mas() {
+	rm "$(host_bin "$1")/mas"
+	printf '#!/bin/sh\n%s\n' "$2" >"$(host_bin "$1")/mas"
+	chmod +x "$(host_bin "$1")/mas"
+}
+
+@test "a host that answers garbage or hangs ends in 'mas: host NAME: …', and Ctrl-C ends a wait on it; nothing is made here" {
+	start_sshd junk
+	mas host add junk "$HOST_DEST"
+	fake_mas junk 'cat >/dev/null & printf "\033]0;owned\007<html>hello</html>\n"'
+	start_sshd stuck
+	mas host add stuck "$HOST_DEST"
+	fake_mas stuck 'touch "$HOME/reached"; exec sleep 600'
+	local before
+	before="$(find . | sort)"
+	run --separate-stderr mas session create --host junk --no-attach
+	assert_failure 1
+	assert_output ""
+	[[ "$stderr" == "mas: host junk: its mas is too old, or not mas: it answered no reply (exit 0): install this version of mas there"* ]] || fail "stderr: $stderr"
+	MAS_HOST_TIMEOUT=0.5 run --separate-stderr mas session show stuck:1234
+	assert_failure 1
+	assert_equal "$stderr" "mas: host stuck: no answer within 500ms"
+	# A session create waits longer (the agents start); Ctrl-C ends it.
+	rm -f "$BATS_TEST_TMPDIR/hosts/stuck/home/reached"
+	"$MAS_BIN" session create --host stuck --no-attach >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" 3>&- &
+	local pid=$!
+	wait_until "the host's mas runs" test -e "$BATS_TEST_TMPDIR/hosts/stuck/home/reached"
+	kill -INT "$pid"
+	local status=0
+	wait "$pid" || status=$?
+	assert_equal "$status" 130
+	assert_equal "$(cat "$BATS_TEST_TMPDIR/err")" "mas: host stuck: interrupted: interrupt signal received"
+	assert_equal "$(cat "$BATS_TEST_TMPDIR/out")" ""
+	assert_equal "$(find . | sort)" "$before"
+}
+
+@test "wait on a host's session: its agents report to the host's mas, and wait answers from there" {
+	HOST_SETENV="MAS_AGENT_COMMAND=$FAKE_CLAUDE MAS_AGENT_HOOKS=auto FAKECLAUDE_LOG=$BATS_TEST_TMPDIR/fake.log" start_sshd alpha
+	mas host add alpha "$HOST_DEST"
+	run --separate-stderr mas session create --host alpha --no-attach
+	assert_success
+	export MAS_SESSION_ID=$output
+	run --separate-stderr mas wait --timeout "${WAIT_LIMIT}s"
+	assert_success
+	assert_equal "${#lines[@]}" 13
+	assert_line "00 waiting"
+	assert_line "33 waiting"
+	run --separate-stderr mas wait 21 --json --timeout 0
+	assert_success
+	assert_equal "$(jq -r '.[0].id + " " + .[0].activity' <<<"$output")" "21 waiting"
+}
+
+@test "what a host prints reaches this terminal as printable text: its escape sequences are dropped" {
+	start_sshd loud
+	mas host add loud "$HOST_DEST"
+	# shellcheck disable=SC2016 # the JSON's \u escapes are for jq-like readers, not the shell
+	fake_mas loud 'cat >/dev/null & printf "%s\n" "{\"protocol\":1,\"version\":\"x\",\"exit\":0,\"stdout\":\"Session: \\u001b]52;c;b3duZWQ=\\u0007abc\\n\",\"stderr\":\"[INFO] \\u001b[2Jcleared\\n\"}"'
+	run --separate-stderr mas session show loud:abcd
+	assert_success
+	assert_output "Session: "$'\uFFFD'"]52;c;b3duZWQ="$'\uFFFD'"abc"
+	assert_equal "$stderr" "[INFO] "$'\uFFFD'"[2Jcleared"
+	fake_mas loud 'cat >/dev/null & printf "%s\n" "{\"protocol\":1,\"version\":\"x\",\"exit\":1,\"stdout\":\"\",\"stderr\":\"mas: \\u001b]0;title\\u0007no\\n\"}"'
+	run --separate-stderr mas session show loud:abcd
+	assert_failure 1
+	assert_equal "$stderr" "mas: host loud: "$'\uFFFD'"]0;title"$'\uFFFD'"no"
+}

@@ -33,8 +33,10 @@ use_ssh() {
 # MAS_ROOT=$(host_root NAME), TMUX_TMPDIR=$(host_tmux NAME), HOME its own
 # directory, and first on PATH a directory holding the mas under test as
 # "mas" (host_bin NAME, where a test may put another). Its agents sleep,
-# its background HTTP server is off. Sets HOST_DEST, the destination that
-# reaches it (ssh://user@127.0.0.1:port).
+# its background HTTP server is off; HOST_SETENV adds NAME=value words
+# (no spaces) to what its sessions see, before these (sshd keeps the first
+# value of a name). Sets HOST_DEST, the destination
+# that reaches it (ssh://user@127.0.0.1:port).
 start_sshd() {
 	local name=$1 dir port try
 	dir="$BATS_TEST_TMPDIR/hosts/$name"
@@ -82,7 +84,7 @@ PermitRootLogin prohibit-password
 UsePAM no
 StrictModes no
 PrintMotd no
-SetEnv PATH=$dir/bin:/usr/local/bin:/usr/bin:/bin HOME=$dir/home SHELL=/bin/sh TMUX_TMPDIR=$(cat "$dir/tmux.path") MAS_ROOT=$dir/root MAS_HTTP=off MAS_AGENT_HOOKS=off MAS_AGENT_COMMAND=$dir/bin/idle-agent
+SetEnv ${HOST_SETENV:-} PATH=$dir/bin:/usr/local/bin:/usr/bin:/bin HOME=$dir/home SHELL=/bin/sh TMUX_TMPDIR=$(cat "$dir/tmux.path") MAS_ROOT=$dir/root MAS_HTTP=off MAS_AGENT_HOOKS=off MAS_AGENT_COMMAND=$dir/bin/idle-agent
 EOF
 }
 

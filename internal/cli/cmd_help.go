@@ -120,7 +120,7 @@ func writeCommandHelp(b *strings.Builder, c *command, prefix string) {
 
 // rootHelpFooter ends "mas help" and makes the man page's last sections.
 var rootHelpFooter = "\n" + targetsHelp() + `
-<id> (session, env, --session, MAS_SESSION_ID): the full session UUID, any unique prefix of it (4 characters or more; an ambiguous one is a usage error that lists the candidates), or mas-xxxxxxxx.
+<id> (session, env, --session, MAS_SESSION_ID): the full session UUID, any unique prefix of it (4 characters or more; an ambiguous one is a usage error that lists the candidates), or mas-xxxxxxxx; NAME:<id or prefix> is a session of host NAME (mas host add), which the host's mas acts on over ssh.
 
 Environment:
   MAS_SESSION_MODE    legacy or isolated; when unset, start is isolated if

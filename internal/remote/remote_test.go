@@ -45,14 +45,17 @@ func TestArgvEndsOptionsBeforeTheDestination(t *testing.T) {
 	if want := "ssh -q -- me@a mas __remote"; strings.Join(got, " ") != want {
 		t.Errorf("Argv = %q, want %q", got, want)
 	}
-	got, err := s.AttachArgv(Host{Name: "a", Destination: "me@a", Root: "/srv/mas"}, "1612c47f-0000-4000-8000-000000000001")
-	if want := "ssh -q -t -- me@a env MAS_ROOT=/srv/mas mas session attach 1612c47f-0000-4000-8000-000000000001"; err != nil || strings.Join(got, " ") != want {
+	got, err := s.AttachArgv(Host{Name: "a", Destination: "me@a", Root: "/srv/mas"}, "1612c47f-0000-4000-8000-000000000001", "design")
+	if want := "ssh -q -t -- me@a env MAS_ROOT=/srv/mas mas session attach 1612c47f-0000-4000-8000-000000000001 --window design"; err != nil || strings.Join(got, " ") != want {
 		t.Errorf("AttachArgv = %q, %v; want %q", got, err, want)
 	}
 	// A reply is not trusted: an id that is no UUID never reaches the
 	// remote command line.
-	if got, err := s.AttachArgv(Host{Name: "a", Destination: "me@a"}, "x;touch y"); err == nil {
+	if got, err := s.AttachArgv(Host{Name: "a", Destination: "me@a"}, "x;touch y", ""); err == nil {
 		t.Errorf("AttachArgv took the id x;touch y: %q", got)
+	}
+	if got, err := s.AttachArgv(Host{Name: "a", Destination: "me@a"}, "1612c47f-0000-4000-8000-000000000001", "0;id"); err == nil {
+		t.Errorf("AttachArgv took the window 0;id: %q", got)
 	}
 }
 

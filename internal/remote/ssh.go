@@ -94,17 +94,32 @@ func remoteWords(h Host, words ...string) []string {
 	return append([]string{"mas"}, words...)
 }
 
-var uuidForm = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+var (
+	uuidForm   = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+	windowForm = regexp.MustCompile(`^[A-Za-z0-9_-]{1,32}$`)
+)
+
+// IsUUID tells whether s is a session id as mas makes them.
+func IsUUID(s string) bool { return uuidForm.MatchString(s) }
 
 // AttachArgv is the command line that attaches this terminal to session
-// id of host h: ssh -t, with mas session attach <id> there. id must be a
-// whole session id (what a host answered is checked here again), the one
-// free word of the remote command line.
-func (s SSH) AttachArgv(h Host, id string) ([]string, error) {
-	if !uuidForm.MatchString(id) {
-		return nil, &Error{Host: h.Name, Err: fmt.Errorf("session id %q is not a UUID", id)}
+// id of host h, showing window ("" for the session's own choice): ssh -t,
+// with mas session attach <id> there. id must be a whole session id
+// (what a host answered is checked here again) and window a word of
+// letters, digits, '_' and '-': they are the free words of a command line
+// that the host's shell reads.
+func (s SSH) AttachArgv(h Host, id, window string) ([]string, error) {
+	if !IsUUID(id) {
+		return nil, &Error{Host: h.Name, Err: fmt.Errorf("session id %q is not a UUID", layout.Printable(id))}
 	}
-	return s.Argv(h, true, remoteWords(h, "session", "attach", id)...), nil
+	words := []string{"session", "attach", id}
+	if window != "" {
+		if !windowForm.MatchString(window) {
+			return nil, fmt.Errorf("window %q: give a window's name or number", window)
+		}
+		words = append(words, "--window", window)
+	}
+	return s.Argv(h, true, remoteWords(h, words...)...), nil
 }
 
 // Call runs req on host h and returns its reply once the command there is

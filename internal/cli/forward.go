@@ -1,0 +1,390 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os/exec"
+	"slices"
+	"strings"
+	"time"
+
+	"mas/envfile"
+	"mas/internal/app"
+	"mas/internal/layout"
+	"mas/internal/remote"
+)
+
+// createAllowance bounds a request that makes or starts a session on a
+// host (session create, resume) beyond the agents' MAS_READY_TIMEOUT: a
+// busy host takes seconds to lay out 13 panes.
+const createAllowance = 2 * time.Minute
+
+// hostRef reads ref as NAME:<id or prefix>, a session of host NAME: ok
+// is false for a reference with no ':', which is this machine's. A name
+// that is no host of the root, or an empty id, is an error: a session
+// never lands on another machine than the one named.
+func (cl *CommandLine) hostRef(ref string) (h remote.Host, id string, ok bool, err error) {
+	name, id, ok := strings.Cut(ref, ":")
+	if !ok {
+		return remote.Host{}, "", false, nil
+	}
+	if id == "" {
+		return remote.Host{}, "", true, app.Usagef("%q names no session: give NAME:<id or prefix>", ref)
+	}
+	h, err = cl.host(name)
+	return h, id, true, err
+}
+
+// forwarded is a command line that runs on a host: where, what, and what
+// this side does with it.
+type forwarded struct {
+	host remote.Host
+	req  remote.Request
+	// id is the session reference on the host, as the user gave it (a
+	// prefix, or a whole id).
+	id string
+}
+
+// forward runs the command line r on the host its session reference
+// names (NAME:<id> as a positional, --session NAME:<id> or
+// MAS_SESSION_ID=NAME:<id>) or its --host names (session create), and
+// tells whether it did; a local command line is left to the caller.
+func (cl *CommandLine) forward(ctx context.Context, r *reading) (bool, error) {
+	if r.cmd == cmdEnv { // env prints this side's variables (envVars)
+		return false, nil
+	}
+	if r.cmd == cmdSessionCreate {
+		name, ok := flagValue(r.flags, "--host")
+		if !ok {
+			return false, nil
+		}
+		return true, cl.createOnHost(ctx, r, name)
+	}
+	f, ok, err := cl.forwardOf(r)
+	if !ok || err != nil {
+		return ok, err
+	}
+	switch r.cmd {
+	case cmdAttach, cmdSessionAttach:
+		return true, cl.attachOnHost(ctx, f, r)
+	case cmdStop:
+		err := cl.confirmStop(r, &f)
+		if errors.Is(err, errCancelled) {
+			return true, nil
+		}
+		if err != nil {
+			return true, err
+		}
+	}
+	return true, cl.runOnHost(ctx, f, r.cmd)
+}
+
+// forwardOf is the request that runs r on the host its session
+// references name: ok is false when none names a host.
+func (cl *CommandLine) forwardOf(r *reading) (forwarded, bool, error) {
+	var f forwarded
+	var refs []string // the references that name a host, for the error
+	seen := 0         // the references given
+	pos := slices.Clone(r.pos)
+	take := func(ref string) (string, bool, error) {
+		if ref != "" {
+			seen++
+		}
+		h, id, ok, err := cl.hostRef(ref)
+		if !ok || err != nil {
+			return ref, ok, err
+		}
+		if len(refs) > 0 && h.Name != f.host.Name {
+			return "", true, app.Usagef("%s: %s and %s are sessions of two hosts: name one host's sessions at a time", r.path(), refs[0], ref)
+		}
+		refs, f.host, f.id = append(refs, ref), h, id
+		return id, true, nil
+	}
+	for i, w := range pos {
+		if a, ok := r.cmd.argAt(i); ok && isSessionKind(a.kind) {
+			id, _, err := take(w)
+			if err != nil {
+				return f, true, err
+			}
+			pos[i] = id
+		}
+	}
+	flags := slices.Clone(r.flags)
+	if _, ok := r.cmd.lookupFlag(sessionFlag.long); ok {
+		ref, given := flagValue(r.flags, "--"+sessionFlag.long)
+		if !given {
+			ref = cl.io.Getenv("MAS_SESSION_ID")
+		}
+		id, onHost, err := take(ref)
+		if err != nil {
+			return f, true, err
+		}
+		if onHost {
+			flags = withoutFlag(flags, "--"+sessionFlag.long)
+			f.req.Session = id
+		}
+	}
+	if len(refs) == 0 {
+		return f, false, nil
+	}
+	if len(refs) < seen {
+		return f, true, app.Usagef("%s: %s is a session of host %s: name one machine's sessions at a time", r.path(), refs[0], f.host.Name)
+	}
+	// As the run reads them: the first literal positionals (send's
+	// target and text) first, whatever they look like, then the flags,
+	// then the other positionals after a "--".
+	lit := min(r.cmd.literal, len(pos))
+	f.req.Args = slices.Concat(r.names, pos[:lit], flags, []string{"--"}, pos[lit:])
+	return f, true, nil
+}
+
+// isSessionKind tells whether a positional of kind names a session.
+func isSessionKind(kind argKind) bool {
+	return kind == sessionArg || kind == activeSessionArg || kind == stoppedSessionArg
+}
+
+// switchOn tells whether the switch long ("--json") is on in flags as
+// read: --json or --json=true.
+func switchOn(flags []string, long string) bool {
+	return slices.Contains(flags, long) || slices.Contains(flags, long+"=true")
+}
+
+// flagValue is the value of the flag long ("--host") in flags as read
+// (each flag as --long [value]), and whether it was given.
+func flagValue(flags []string, long string) (string, bool) {
+	i := slices.Index(flags, long)
+	if i < 0 || i+1 >= len(flags) {
+		return "", false
+	}
+	return flags[i+1], true
+}
+
+// withoutFlag is flags without the flag long and its value.
+func withoutFlag(flags []string, long string) []string {
+	if i := slices.Index(flags, long); i >= 0 && i+1 < len(flags) {
+		return slices.Delete(slices.Clone(flags), i, i+2)
+	}
+	return flags
+}
+
+// timeoutOf is how long the command cmd may take on a host: wait waits
+// as long as it was told (its own --timeout), create and resume start
+// agents, the others answer at once.
+func (cl *CommandLine) timeoutOf(cmd *command) (time.Duration, error) {
+	switch cmd {
+	case cmdWait:
+		return 0, nil
+	case cmdSessionCreate, cmdSessionResume:
+		ready, err := cl.app.ReadyTimeout()
+		return ready + createAllowance, err
+	}
+	return cl.hostTimeout()
+}
+
+// runOnHost runs f on its host and writes what the command printed there:
+// stdout as printable lines (JSON checked to be JSON), stderr too. A
+// command that failed there is an error naming the host.
+func (cl *CommandLine) runOnHost(ctx context.Context, f forwarded, cmd *command) error {
+	timeout, err := cl.timeoutOf(cmd)
+	if err != nil {
+		return err
+	}
+	r, err := cl.callHost(ctx, f.host, f.req, timeout)
+	if r.Protocol == 0 {
+		return err // no reply at all: nothing to show
+	}
+	cl.relay(cl.io.Stderr.Write, r.Stderr)
+	if err != nil {
+		return err
+	}
+	if switchOn(f.req.Args, "--json") {
+		return cl.relayJSON(f.host, r.Stdout)
+	}
+	cl.relay(cl.io.Stdout.Write, r.Stdout)
+	return nil
+}
+
+// relay writes text a host printed, each line made printable; a failed
+// command's own "mas: " lines are left to its error.
+func (cl *CommandLine) relay(write func([]byte) (int, error), text string) {
+	if text == "" {
+		return
+	}
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(text, "\n") {
+		if strings.HasPrefix(l, "mas: ") {
+			continue
+		}
+		nl := strings.HasSuffix(l, "\n")
+		b.WriteString(layout.Printable(strings.TrimSuffix(l, "\n")))
+		if nl {
+			b.WriteString("\n")
+		}
+	}
+	write([]byte(b.String()))
+}
+
+// relayJSON writes the JSON a host printed, once it is checked to be one
+// JSON value, indented as mas indents.
+func (cl *CommandLine) relayJSON(h remote.Host, text string) error {
+	var v any
+	if err := json.Unmarshal([]byte(text), &v); err != nil {
+		return &remote.Error{Host: h.Name, Err: fmt.Errorf("its --json output is not JSON: %w", err)}
+	}
+	return cl.writeJSON(v)
+}
+
+// confirmStop asks, on this side, the question stop asks before it stops
+// a session (the host's mas has no one to ask), and makes the request
+// --force once it is answered yes.
+func (cl *CommandLine) confirmStop(r *reading, f *forwarded) error {
+	if switchOn(r.flags, "--force") {
+		return nil
+	}
+	ref := f.host.Name + ":" + f.id
+	answer, err := cl.ask(fmt.Sprintf("Stop session '%s'? (y/N): ", ref))
+	if errors.Is(err, errNoAnswer) {
+		return fmt.Errorf("stop: not stopping %s without confirmation: %w (answer y, or use --force)", ref, err)
+	}
+	if err != nil {
+		return fmt.Errorf("stop: %w", err)
+	}
+	if !isYes(answer) {
+		cl.stderr.Infof("Cancelled")
+		return errCancelled
+	}
+	f.req.Args = slices.Insert(f.req.Args, len(r.names), "--force")
+	return nil
+}
+
+// errCancelled is a question answered no: nothing is done, and nothing
+// failed.
+var errCancelled = errors.New("cancelled")
+
+// sessionOnHost is the whole id of the session that ref (a prefix, or the
+// id) names on host h, as its mas answers session show --json, checked
+// to be a UUID.
+func (cl *CommandLine) sessionOnHost(ctx context.Context, h remote.Host, ref string) (string, error) {
+	timeout, err := cl.hostTimeout()
+	if err != nil {
+		return "", err
+	}
+	r, err := cl.callHost(ctx, h, remote.Request{Args: []string{"session", "show", "--json", "--", ref}}, timeout)
+	if err != nil {
+		return "", err
+	}
+	var s struct {
+		SessionID string `json:"sessionId"`
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &s); err != nil {
+		return "", &remote.Error{Host: h.Name, Err: fmt.Errorf("its session show --json is not JSON: %w", err)}
+	}
+	if !isUUID(s.SessionID) {
+		return "", &remote.Error{Host: h.Name, Err: fmt.Errorf("it named session %q, which is no session id", layout.Printable(s.SessionID))}
+	}
+	return s.SessionID, nil
+}
+
+func isUUID(s string) bool { return remote.IsUUID(s) }
+
+// attachOnHost attaches this terminal to the session f names on its
+// host, with ssh -t; without a terminal, it says which command would.
+func (cl *CommandLine) attachOnHost(ctx context.Context, f forwarded, r *reading) error {
+	id, err := cl.sessionOnHost(ctx, f.host, f.id)
+	if err != nil {
+		return err
+	}
+	window, _ := flagValue(r.flags, "--window")
+	s, err := cl.ssh()
+	if err != nil {
+		return err
+	}
+	argv, err := s.AttachArgv(f.host, id, window)
+	if err != nil {
+		return err
+	}
+	if !cl.io.StdinTTY || !cl.io.StdoutTTY {
+		return fmt.Errorf("not a terminal: attach from one with: %s", strings.Join(quoted(argv), " "))
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = cl.io.Stdin, cl.io.Stdout, cl.io.Stderr
+	if err := cmd.Run(); err != nil {
+		return &remote.Error{Host: f.host.Name, Err: fmt.Errorf("ssh -t: %w", err)}
+	}
+	return nil
+}
+
+// createOnHost creates a session on host name with the host's own mas,
+// and prints NAME:<uuid> (with --json, the session as the host's session
+// show --json prints it, with "host"). Nothing is written on this side.
+func (cl *CommandLine) createOnHost(ctx context.Context, r *reading, name string) error {
+	h, err := cl.host(name)
+	if err != nil {
+		return fmt.Errorf("session create: %w", err)
+	}
+	req := remote.Request{Args: []string{"session", "create", "--no-attach", "--json"}}
+	if path, ok := flagValue(r.flags, "--config"); ok {
+		data, _, err := app.ReadConfig(cl.app.Abs(path))
+		if err != nil {
+			return app.StartFailed(app.Isolated, err)
+		}
+		req.Config = data
+	}
+	timeout, err := cl.timeoutOf(cmdSessionCreate)
+	if err != nil {
+		return err
+	}
+	rep, err := cl.callHost(ctx, h, req, timeout)
+	if err != nil {
+		return err
+	}
+	var s map[string]any
+	if err := json.Unmarshal([]byte(rep.Stdout), &s); err != nil {
+		return &remote.Error{Host: h.Name, Err: fmt.Errorf("its session create --json is not JSON: %w", err)}
+	}
+	id, _ := s["sessionId"].(string)
+	if !isUUID(id) {
+		return &remote.Error{Host: h.Name, Err: fmt.Errorf("it created session %q, which is no session id", layout.Printable(id))}
+	}
+	// The host's hint names the session as the host knows it: this
+	// side's follows.
+	cl.relay(cl.io.Stderr.Write, dropLines(rep.Stderr, "attach with: "))
+	ref := h.Name + ":" + id
+	cl.stderr.Infof("Session %s is running on host %s; attach with: mas session attach %s", ref, h.Name, h.Name+":"+id[:8])
+	if switchOn(r.flags, "--json") {
+		s["host"] = h.Name
+		err = cl.writeJSON(s)
+	} else {
+		_, err = fmt.Fprintln(cl.io.Stdout, ref)
+	}
+	if err != nil || switchOn(r.flags, "--no-attach") || !cl.io.StdinTTY || !cl.io.StdoutTTY {
+		return err
+	}
+	return cl.attachOnHost(ctx, forwarded{host: h, id: id}, &reading{cmd: cmdSessionAttach})
+}
+
+// hostEnvVars are the variables of the session ref names on host h (err:
+// why it names none): MAS_SESSION_ID=NAME:<uuid> alone, which makes the
+// commands of this shell act on it there. The host's paths and tmux name
+// mean nothing here.
+func (cl *CommandLine) hostEnvVars(ctx context.Context, h remote.Host, ref string, unset bool, err error) ([]envfile.Var, error) {
+	if err != nil {
+		return nil, fmt.Errorf("env: %w", err)
+	}
+	if unset {
+		return []envfile.Var{{Key: "MAS_SESSION_ID"}}, nil
+	}
+	id, err := cl.sessionOnHost(ctx, h, ref)
+	if err != nil {
+		return nil, err
+	}
+	return []envfile.Var{{Key: "MAS_SESSION_ID", Value: h.Name + ":" + id}}, nil
+}
+
+// dropLines is text without the lines that hold marker.
+func dropLines(text, marker string) string {
+	lines := strings.SplitAfter(text, "\n")
+	return strings.Join(slices.DeleteFunc(lines, func(l string) bool { return strings.Contains(l, marker) }), "")
+}
