@@ -63,8 +63,8 @@ func runRequest(ctx context.Context, e cli.IO, req remote.Request, stdout, stder
 		return exitCode(fmt.Errorf("%s: the request names no command", remote.Command), stderr)
 	}
 	args := append([]string{e.Args[0]}, req.Args...)
-	if req.Config != nil {
-		path, err := writeConfig(req.Config)
+	if req.Config != "" {
+		path, err := writeConfig([]byte(req.Config))
 		if err != nil {
 			return exitCode(err, stderr)
 		}

@@ -179,7 +179,7 @@ session_dirs() {
 	assert_equal "$(session_dirs "$WORK")" "$here"
 }
 
-@test "send to a host's agent: the text travels on stdin, its shell characters run nothing there; peek and status see it" {
+@test "a host's session from a --config, and send to its agent: the texts travel on stdin, their shell characters run nothing there; peek and status see them" {
 	start_sshd alpha
 	local out="$BATS_TEST_TMPDIR/beta-out"
 	mkdir -p "$out"
@@ -187,10 +187,17 @@ session_dirs() {
 	HOST_SETENV="MAS_AGENT_COMMAND=$BATS_TEST_TMPDIR/hosts/beta/bin/stub-agent MAS_STUB_OUT=$out" start_sshd beta
 	cp "$BATS_TEST_DIRNAME/stub-agent" "$(host_bin beta)/stub-agent"
 	mas host add beta "$HOST_DEST"
-	run --separate-stderr mas session create --host beta --no-attach
+	# The config is read here and its content sent on stdin: its prompt,
+	# shell characters and all, is what agent 00 reads there.
+	jq -n '{agents: {metaManager: {prompt: "plan $(touch pwned0) `id`"}}}' >"$BATS_TEST_TMPDIR/c.json"
+	run --separate-stderr mas session create --host beta --no-attach --config "$BATS_TEST_TMPDIR/c.json"
 	assert_success
 	local id=${output#beta:}
 	TMUX_TMPDIR="$(host_tmux beta)" wait_signal agent-00 "agent 00 of the host has started"
+	wait_until "agent 00 read its prompt and Enter" ends_with "$out/00.in" $'\r'
+	assert_equal "$(cat "$out/00.in")" 'plan $(touch pwned0) `id`'$'\r'
+	cmp "$BATS_TEST_TMPDIR/c.json" "$(host_root beta)/sessions/$id/config.json"
+	: >"$out/00.in"
 	local text='$(touch pwned1); `touch pwned2` && touch pwned3 | x > pwned4 '"'"'quoted'"'"' "dq" \ ;'
 	MAS_SESSION_ID="beta:${id:0:8}" run --separate-stderr mas send 00 "$text" -e
 	assert_success

@@ -330,7 +330,7 @@ func (cl *CommandLine) createOnHost(ctx context.Context, r *reading, name string
 		if err != nil {
 			return app.StartFailed(app.Isolated, err)
 		}
-		req.Config = data
+		req.Config = string(data)
 	}
 	timeout, err := cl.timeoutOf(cmdSessionCreate)
 	if err != nil {

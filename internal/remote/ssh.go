@@ -42,8 +42,9 @@ type Request struct {
 	// MAS_SESSION_ID. Empty: unset.
 	Root    string `json:"root,omitempty"`
 	Session string `json:"session,omitempty"`
-	// Config is the content of the --config file the command is given.
-	Config json.RawMessage `json:"config,omitempty"`
+	// Config is the content of the --config file the command is given,
+	// as a string: the host keeps it as written.
+	Config string `json:"config,omitempty"`
 }
 
 // Reply is what the remote side writes on stdout once the command is over.
