@@ -320,3 +320,40 @@ fake_mas() {
 	assert_failure 1
 	assert_equal "$stderr" "mas: host loud: "$'\uFFFD'"]0;title"$'\uFFFD'"no"
 }
+
+@test "session list: this machine's sessions and every host's, with a HOST column and host in JSON; a host down or hanging is named, the rest listed" {
+	use_idle_agent
+	run --separate-stderr mas session list
+	assert_line --index 0 --regexp '^SESSION ID +TMUX +STATUS +CREATED +WORKSPACE +NEEDS YOU +MODE$'
+	start_sshd alpha
+	mas host add alpha "$HOST_DEST"
+	start_sshd beta
+	mas host add beta "$HOST_DEST"
+	local a b here
+	a="$(mas session create --host alpha --no-attach 2>/dev/null)"
+	b="$(mas session create --host beta --no-attach 2>/dev/null)"
+	here="$(mas session create --no-attach 2>/dev/null)"
+	run --separate-stderr mas session list
+	assert_success
+	assert_equal "$stderr" ""
+	assert_line --index 0 --regexp '^SESSION ID +TMUX +STATUS +CREATED +WORKSPACE +NEEDS YOU +MODE +HOST$'
+	assert_line --index 1 --regexp "^$here +mas-${here:0:8} +active .* +isolated +local\$"
+	assert_line --index 2 --regexp "^$a +mas-${a:6:8} +active +[^ ]+ +$(host_root alpha)/sessions/${a#alpha:} .* +isolated +alpha\$"
+	assert_line --index 3 --regexp "^$b +mas-${b:5:8} +active .* +beta\$"
+	run --separate-stderr mas session list --json
+	assert_success
+	run jq -c '.total, [.sessions[] | [.host, .sessionId, .status]]' <<<"$output"
+	assert_line --index 0 3
+	assert_line --index 1 "[[null,\"$here\",\"active\"],[\"alpha\",\"${a#alpha:}\",\"active\"],[\"beta\",\"${b#beta:}\",\"active\"]]"
+	# beta goes down; a third host hangs past MAS_HOST_TIMEOUT.
+	stop_sshd beta
+	start_sshd stuck
+	mas host add stuck "$HOST_DEST"
+	fake_mas stuck 'exec sleep 600'
+	MAS_HOST_TIMEOUT=2 run --separate-stderr mas session list
+	assert_success
+	assert_equal "${#lines[@]}" 3
+	assert_line --index 2 --regexp "^$a .* alpha\$"
+	[[ "$stderr" == *"mas: warning: host beta: ssh failed: "*"Connection refused; its sessions are not listed"* ]] || fail "stderr: $stderr"
+	[[ "$stderr" == *"mas: warning: host stuck: no answer within 2s; its sessions are not listed"* ]] || fail "stderr: $stderr"
+}

@@ -21,7 +21,11 @@ var cmdSessionList = &command{name: "list", usage: "List every session under the
 	}}
 
 func (cl *CommandLine) sessionList(ctx context.Context, cc *ucli.Context) error {
-	sessions, tmuxErr, err := cl.app.SessionList(ctx)
+	local, tmuxErr, err := cl.app.SessionList(ctx)
+	if err != nil {
+		return err
+	}
+	sessions, hosts, err := cl.withHostSessions(ctx, local)
 	if err != nil {
 		return err
 	}
@@ -44,16 +48,16 @@ func (cl *CommandLine) sessionList(ctx context.Context, cc *ucli.Context) error 
 	}
 	if cc.Bool("json") {
 		out := struct {
-			Sessions []app.Session `json:"sessions"`
-			Total    int           `json:"total"`
-		}{Sessions: append([]app.Session{}, sessions...), Total: len(sessions)}
+			Sessions []listedSession `json:"sessions"`
+			Total    int             `json:"total"`
+		}{Sessions: append([]listedSession{}, sessions...), Total: len(sessions)}
 		return cl.writeJSON(out)
 	}
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	// New columns come last (NEEDS YOU, then MODE): scripts read the
 	// columns before them.
-	fmt.Fprintln(tw, "SESSION ID\tTMUX\tSTATUS\tCREATED\tWORKSPACE\tNEEDS YOU\tMODE")
+	fmt.Fprintln(tw, "SESSION ID\tTMUX\tSTATUS\tCREATED\tWORKSPACE\tNEEDS YOU\tMODE"+hostColumn(hosts, "HOST"))
 	for _, j := range sessions {
 		status := string(j.Status)
 		if j.Error != "" {
@@ -63,7 +67,7 @@ func (cl *CommandLine) sessionList(ctx context.Context, cc *ucli.Context) error 
 		if dir == "" {
 			dir = "-" // an orphan has none
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", layout.Printable(j.SessionID), layout.Printable(j.TmuxSession), status, j.CreatedAt, dir, needsYou(j), j.Mode)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s%s\n", layout.Printable(j.ref()), layout.Printable(j.TmuxSession), status, j.CreatedAt, dir, needsYou(j.Session), j.Mode, hostColumn(hosts, j.hostName()))
 	}
 	tw.Flush()
 	_, err = fmt.Fprint(cl.io.Stdout, b.String())
