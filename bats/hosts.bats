@@ -105,16 +105,12 @@ teardown() {
 }
 
 @test "host list: a host that is down, one without mas and one with an old mas are each named, the rest listed" {
-	start_sshd up
-	mas host add up "$HOST_DEST"
-	start_sshd down
-	mas host add down "$HOST_DEST"
+	add_host up
+	add_host down
 	stop_sshd down
-	start_sshd nomas
-	mas host add nomas "$HOST_DEST"
+	add_host nomas
 	rm "$(host_bin nomas)/mas"
-	start_sshd old
-	mas host add old "$HOST_DEST"
+	add_host old
 	rm "$(host_bin old)/mas"
 	printf '#!/bin/sh\necho "mas: unknown command \\"$1\\"" >&2\nexit 2\n' >"$(host_bin old)/mas"
 	chmod +x "$(host_bin old)/mas"
@@ -133,10 +129,8 @@ session_dirs() {
 
 @test "session create --host makes the session on that host alone and prints NAME:<id>; show, env and a wrong host" {
 	use_idle_agent
-	start_sshd alpha
-	mas host add alpha "$HOST_DEST"
-	start_sshd beta
-	mas host add beta "$HOST_DEST"
+	add_host alpha
+	add_host beta
 	run --separate-stderr mas session create --host alpha --no-attach
 	assert_success
 	[[ "$output" =~ ^alpha:([0-9a-f-]{36})$ ]] || fail "output: $output"
@@ -180,7 +174,6 @@ session_dirs() {
 }
 
 @test "a host's session from a --config, and send to its agent: the texts travel on stdin, their shell characters run nothing there; peek and status see them" {
-	start_sshd alpha
 	local out="$BATS_TEST_TMPDIR/beta-out"
 	mkdir -p "$out"
 	# The host's agents are the stub agent, writing what they read to $out.
@@ -218,8 +211,7 @@ session_dirs() {
 
 @test "stop, resume and rm a host's session by NAME:<prefix>; stop asks here; attach says its ssh -t command line" {
 	use_idle_agent
-	start_sshd alpha
-	mas host add alpha "$HOST_DEST"
+	add_host alpha
 	run --separate-stderr mas session create --host alpha --no-attach
 	local id=${output#alpha:}
 	run --separate-stderr mas session attach "alpha:${id:0:8}" -w design
@@ -261,11 +253,9 @@ fake_mas() {
 }
 
 @test "a host that answers garbage or hangs ends in 'mas: host NAME: …', and Ctrl-C ends a wait on it; nothing is made here" {
-	start_sshd junk
-	mas host add junk "$HOST_DEST"
+	add_host junk
 	fake_mas junk 'cat >/dev/null & printf "\033]0;owned\007<html>hello</html>\n"'
-	start_sshd stuck
-	mas host add stuck "$HOST_DEST"
+	add_host stuck
 	fake_mas stuck 'touch "$HOME/reached"; exec sleep 600'
 	local before
 	before="$(find . | sort)"
@@ -307,8 +297,7 @@ fake_mas() {
 }
 
 @test "what a host prints reaches this terminal as printable text: its escape sequences are dropped" {
-	start_sshd loud
-	mas host add loud "$HOST_DEST"
+	add_host loud
 	# shellcheck disable=SC2016 # the JSON's \u escapes are for jq-like readers, not the shell
 	fake_mas loud 'cat >/dev/null & printf "%s\n" "{\"protocol\":1,\"version\":\"x\",\"exit\":0,\"stdout\":\"Session: \\u001b]52;c;b3duZWQ=\\u0007abc\\n\",\"stderr\":\"[INFO] \\u001b[2Jcleared\\n\"}"'
 	run --separate-stderr mas session show loud:abcd
@@ -325,10 +314,8 @@ fake_mas() {
 	use_idle_agent
 	run --separate-stderr mas session list
 	assert_line --index 0 --regexp '^SESSION ID +TMUX +STATUS +CREATED +WORKSPACE +NEEDS YOU +MODE$'
-	start_sshd alpha
-	mas host add alpha "$HOST_DEST"
-	start_sshd beta
-	mas host add beta "$HOST_DEST"
+	add_host alpha
+	add_host beta
 	local a b here
 	a="$(mas session create --host alpha --no-attach 2>/dev/null)"
 	b="$(mas session create --host beta --no-attach 2>/dev/null)"
@@ -347,8 +334,7 @@ fake_mas() {
 	assert_line --index 1 "[[null,\"$here\",\"active\"],[\"alpha\",\"${a#alpha:}\",\"active\"],[\"beta\",\"${b#beta:}\",\"active\"]]"
 	# beta goes down; a third host hangs past MAS_HOST_TIMEOUT.
 	stop_sshd beta
-	start_sshd stuck
-	mas host add stuck "$HOST_DEST"
+	add_host stuck
 	fake_mas stuck 'exec sleep 600'
 	MAS_HOST_TIMEOUT=2 run --separate-stderr mas session list
 	assert_success

@@ -66,6 +66,13 @@ start_sshd() {
 	HOST_DEST="ssh://$(id -un)@127.0.0.1:$port"
 }
 
+# add_host NAME starts host NAME (start_sshd) and adds it to the root with
+# mas host add.
+add_host() {
+	start_sshd "$1" || return 1
+	"$MAS_BIN" host add "$1" "$HOST_DEST" 2>/dev/null 3>&-
+}
+
 # write_sshd_config DIR PORT writes the sshd_config of the host in DIR.
 # StrictModes is off because the test's directories are not root's alone;
 # UsePAM is off because PAM would add the machine's login rules.
