@@ -343,3 +343,30 @@ fake_mas() {
 	[[ "$stderr" == *"mas: warning: host beta: ssh failed: "*"Connection refused; its sessions are not listed"* ]] || fail "stderr: $stderr"
 	[[ "$stderr" == *"mas: warning: host stuck: no answer within 2s; its sessions are not listed"* ]] || fail "stderr: $stderr"
 }
+
+@test "session create --host auto: the machine that runs the fewest sessions, this one on a tie, a host that does not answer left out" {
+	use_idle_agent
+	add_host alpha
+	add_host beta
+	# Nothing runs anywhere: a tie, which goes to this machine.
+	run --separate-stderr mas session create --host auto --no-attach
+	assert_success
+	[[ "$output" =~ ^[0-9a-f-]{36}$ ]] || fail "output: $output"
+	[[ "$stderr" == "[INFO] Placing the session here: it runs 0 sessions, no answering host fewer"* ]] || fail "stderr: $stderr"
+	# Here 1, alpha 0, beta 0: alpha, the first by name.
+	run --separate-stderr mas session create --host auto --no-attach
+	assert_success
+	[[ "$output" == alpha:* ]] || fail "output: $output"
+	[[ "$stderr" == "[INFO] Placing the session on host alpha: it runs 0 sessions, the fewest (here: 1 session)"* ]] || fail "stderr: $stderr"
+	# Here 1, alpha 1, beta 0, until beta goes down: then here.
+	run --separate-stderr mas session create --host auto --no-attach
+	[[ "$output" == beta:* ]] || fail "output: $output"
+	stop_sshd beta
+	run --separate-stderr mas session create --host auto --no-attach
+	assert_success
+	[[ "$output" =~ ^[0-9a-f-]{36}$ ]] || fail "output: $output"
+	[[ "$stderr" == "mas: warning: host beta: ssh failed: "*"; not a place for the session"* ]] || fail "stderr: $stderr"
+	assert_equal "$(session_dirs "$WORK" | wc -l)" 2
+	assert_equal "$(session_dirs "$(host_root alpha)" | wc -l)" 1
+	assert_equal "$(session_dirs "$(host_root beta)" | wc -l)" 1
+}

@@ -60,7 +60,11 @@ func (cl *CommandLine) forward(ctx context.Context, r *reading) (bool, error) {
 		if !ok {
 			return false, nil
 		}
-		return true, cl.createOnHost(ctx, r, name)
+		h, err := cl.createHost(ctx, name)
+		if h == nil || err != nil {
+			return err != nil, err // nil: this machine, by the local create
+		}
+		return true, cl.createOnHost(ctx, r, *h)
 	}
 	f, ok, err := cl.forwardOf(r)
 	if !ok || err != nil {
@@ -316,14 +320,28 @@ func (cl *CommandLine) attachOnHost(ctx context.Context, f forwarded, r *reading
 	return nil
 }
 
-// createOnHost creates a session on host name with the host's own mas,
-// and prints NAME:<uuid> (with --json, the session as the host's session
-// show --json prints it, with "host"). Nothing is written on this side.
-func (cl *CommandLine) createOnHost(ctx context.Context, r *reading, name string) error {
-	h, err := cl.host(name)
-	if err != nil {
-		return fmt.Errorf("session create: %w", err)
+// createHost is the host that session create --host name makes the
+// session on: the host of that name, or for "auto" the one place
+// chooses; nil is this machine.
+func (cl *CommandLine) createHost(ctx context.Context, name string) (*remote.Host, error) {
+	if name != autoHost {
+		h, err := cl.host(name)
+		if err != nil {
+			return nil, fmt.Errorf("session create: %w", err)
+		}
+		return &h, nil
 	}
+	h, local, err := cl.place(ctx)
+	if local || err != nil {
+		return nil, err
+	}
+	return &h, nil
+}
+
+// createOnHost creates a session on host h with the host's own mas, and
+// prints NAME:<uuid> (with --json, the session as the host's session show
+// --json prints it, with "host"). Nothing is written on this side.
+func (cl *CommandLine) createOnHost(ctx context.Context, r *reading, h remote.Host) error {
 	req := remote.Request{Args: []string{"session", "create", "--no-attach", "--json"}}
 	if path, ok := flagValue(r.flags, "--config"); ok {
 		data, _, err := app.ReadConfig(cl.app.Abs(path))
