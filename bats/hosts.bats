@@ -370,3 +370,34 @@ fake_mas() {
 	assert_equal "$(session_dirs "$(host_root alpha)" | wc -l)" 1
 	assert_equal "$(session_dirs "$(host_root beta)" | wc -l)" 1
 }
+
+# attached_elsewhere NAME SESSION tells whether a client of host NAME's
+# tmux server is attached to a session other than SESSION.
+attached_elsewhere() {
+	local c
+	c="$(on_host "$1" tmux list-clients -F '#{client_session}' 2>/dev/null)"
+	[[ -n "$c" && "$c" != "$2" ]]
+}
+
+@test "session attach NAME:<prefix> and session create --host from a terminal attach it to the host's tmux session with ssh -t" {
+	use_idle_agent
+	add_host alpha
+	local id
+	id="$(mas session create --host alpha --no-attach 2>/dev/null)"
+	id=${id#alpha:}
+	TERM=xterm script -qec "$(printf %q "$MAS_BIN") session attach alpha:${id:0:8} -w design" /dev/null </dev/null >/dev/null 2>&1 3>&- &
+	local pid=$! clients
+	clients="$(on_host alpha attached_clients)"
+	assert_equal "$clients" "mas-${id:0:8} design"
+	on_host alpha tmux detach-client -s "=mas-${id:0:8}"
+	wait "$pid"
+	# session create --host from a terminal attaches, as a local one does.
+	TERM=xterm script -qec "$(printf %q "$MAS_BIN") session create --host alpha" /dev/null </dev/null >"$BATS_TEST_TMPDIR/out" 2>&1 3>&- &
+	pid=$!
+	wait_until "a client is attached to a second session of alpha" attached_elsewhere alpha "mas-${id:0:8}"
+	local second
+	second="$(on_host alpha tmux list-clients -F '#{client_session}')"
+	on_host alpha tmux detach-client -s "=$second"
+	wait "$pid"
+	grep -q "^alpha:${second#mas-}" "$BATS_TEST_TMPDIR/out" || fail "out: $(cat "$BATS_TEST_TMPDIR/out")"
+}
