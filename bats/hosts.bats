@@ -161,6 +161,15 @@ session_dirs() {
 	run --separate-stderr mas env "alpha:${a:0:8}"
 	assert_success
 	assert_output "export MAS_SESSION_ID=alpha:$a"
+	run --separate-stderr mas env "gone:${a:0:8}" --unset
+	assert_success
+	assert_output "unset MAS_SESSION_ID"
+	# A host's --root is the root its sessions go to there, made when missing.
+	mas host add alpha2 "$(jq -r '.hosts[] | select(.name == "alpha") | .destination' hosts.json)" --root "$(host_root alpha)/second"
+	run --separate-stderr mas session create --host alpha2 --no-attach
+	assert_success
+	assert_equal "$(session_dirs "$(host_root alpha)/second")" "${output#alpha2:}"
+	[[ "$stderr" == *"[INFO] Created $(host_root alpha)/second (the root, from MAS_ROOT): it did not exist"* ]] || fail "stderr: $stderr"
 	# A session is looked for on the host named, and nowhere else.
 	run --separate-stderr mas session show "beta:${a:0:8}"
 	assert_failure 1

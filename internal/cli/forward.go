@@ -388,11 +388,13 @@ func (cl *CommandLine) createOnHost(ctx context.Context, r *reading, h remote.Ho
 // commands of this shell act on it there. The host's paths and tmux name
 // mean nothing here.
 func (cl *CommandLine) hostEnvVars(ctx context.Context, h remote.Host, ref string, unset bool, err error) ([]envfile.Var, error) {
-	if err != nil {
-		return nil, fmt.Errorf("env: %w", err)
-	}
+	// Its name is all --unset needs: a shell holds it after the host is
+	// gone too.
 	if unset {
 		return []envfile.Var{{Key: "MAS_SESSION_ID"}}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("env: %w", err)
 	}
 	id, err := cl.sessionOnHost(ctx, h, ref)
 	if err != nil {
