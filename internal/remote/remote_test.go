@@ -114,6 +114,9 @@ func TestCallNeverTrustsTheHost(t *testing.T) {
 		{"an endless answer is cut at the cap", `cat >/dev/null & yes '{"protocol":1,'`, time.Minute, "more than 8 MiB"},
 		{"a host that hangs is cut at the timeout", `exec sleep 600`, 500 * time.Millisecond, "no answer within 500ms"},
 		{"a host without mas", `exit 127`, time.Minute, "mas is not installed there"},
+		{"a reply cut short", `cat >/dev/null & printf '{"protocol":1,"vers'; kill -9 $$`, time.Minute, "its reply was cut short"},
+		{"a mas killed before it answers", `cat >/dev/null & kill -9 $$`, time.Minute, "the command there was killed"},
+		{"a mas that exits by a signal of its own", `cat >/dev/null & exit 143`, time.Minute, "its mas ended before it answered (exit 143)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.why, func(t *testing.T) {

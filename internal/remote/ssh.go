@@ -187,15 +187,21 @@ func (s SSH) reply(ctx context.Context, h Host, stdout, stderr *capped, waitErr 
 	if exit != nil {
 		code = exit.ExitCode()
 	}
+	var r Reply
+	cut := bytes.HasPrefix(stdout.buf.Bytes(), []byte(`{"protocol":`))
+	dec := json.NewDecoder(&stdout.buf)
+	err := dec.Decode(&r)
 	switch {
+	case err != nil && cut:
+		return fail(fmt.Errorf("its reply was cut short (exit %d): the connection or its mas ended mid-answer", code))
 	case code == 255:
-		return fail(fmt.Errorf("ssh failed: %s", stderr.lastLine("exit status 255")))
+		// ssh's own failure, or the command there ended by a signal.
+		return fail(fmt.Errorf("ssh failed: %s", stderr.lastLine("exit status 255, nothing said: the connection failed, or the command there was killed")))
 	case code == 127 && stdout.buf.Len() == 0:
 		return fail(&NoMasError{Stderr: stderr.lastLine("")})
-	}
-	var r Reply
-	dec := json.NewDecoder(&stdout.buf)
-	if err := dec.Decode(&r); err != nil || r.Protocol == 0 {
+	case (err != nil || r.Protocol == 0) && code > 128:
+		return fail(fmt.Errorf("its mas ended before it answered (exit %d)", code))
+	case err != nil || r.Protocol == 0:
 		return fail(&OldMasError{Stderr: stderr.lastLine(""), Code: code})
 	}
 	if r.Protocol != Protocol {
