@@ -62,11 +62,7 @@ type hostState struct {
 }
 
 func (cl *CommandLine) hostList(ctx context.Context, cc *ucli.Context) error {
-	hosts, err := remote.Load(cl.app.Root())
-	if err != nil {
-		return err
-	}
-	timeout, err := cl.hostTimeout()
+	hosts, timeout, err := cl.hostsToAsk()
 	if err != nil {
 		return err
 	}

@@ -55,10 +55,11 @@ func (cl *CommandLine) forward(ctx context.Context, r *reading) (bool, error) {
 	if r.cmd == cmdEnv { // env prints this side's variables (envVars)
 		return false, nil
 	}
-	if r.cmd == cmdSessionCreate {
+	if r.cmd == cmdSessionCreate || r.cmd == cmdStart {
 		name, ok := flagValue(r.flags, "--host")
 		if !ok {
-			return false, nil
+			err := cl.notAHostsID(r)
+			return err != nil, err
 		}
 		h, err := cl.createHost(ctx, name)
 		if h == nil || err != nil {
@@ -83,6 +84,18 @@ func (cl *CommandLine) forward(ctx context.Context, r *reading) (bool, error) {
 		}
 	}
 	return true, cl.runOnHost(ctx, f, r.cmd)
+}
+
+// notAHostsID refuses a create here whose MAS_SESSION_ID (the id it
+// would give the new session) names a host's session: it would land on
+// this machine.
+func (cl *CommandLine) notAHostsID(r *reading) error {
+	id := cl.io.Getenv("MAS_SESSION_ID")
+	if name, _, ok := strings.Cut(id, ":"); ok {
+		return app.Usagef("%s: MAS_SESSION_ID=%s names a session of host %s, not one to create here: unset it, or create a session there with mas session create --host %s",
+			r.path(), id, name, name)
+	}
+	return nil
 }
 
 // forwardOf is the request that runs r on the host its session

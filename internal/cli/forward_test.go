@@ -2,9 +2,13 @@ package cli
 
 import (
 	"bytes"
+	"context"
+	"errors"
+	"os"
 	"strings"
 	"testing"
 
+	"mas/internal/app"
 	"mas/internal/remote"
 )
 
@@ -55,6 +59,48 @@ func TestForwardOf(t *testing.T) {
 			t.Errorf("%s: %q forwarded to %s: %q", tt.why, tt.words, f.host.Name, f.req.Args)
 		case tt.args != "" && (!ok || strings.Join(f.req.Args, "|") != tt.args || f.req.Session != tt.session || f.host.Name != "gpu"):
 			t.Errorf("%s: %q: forwarded %v to %q with %q, session %q; want gpu, %s, session %q", tt.why, tt.words, ok, f.host.Name, f.req.Args, f.req.Session, tt.args, tt.session)
+		}
+	}
+}
+
+// runWithEnv runs the command line args in-process with the environment
+// env.
+func runWithEnv(env map[string]string, args ...string) (stdout, stderr string, err error) {
+	var out, errOut bytes.Buffer
+	err = Run(context.Background(), IO{Args: append([]string{"mas"}, args...), Getenv: func(k string) string { return env[k] },
+		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut})
+	return out.String(), errOut.String(), err
+}
+
+// TestNothingLandsHereForAHost: a create whose MAS_SESSION_ID names a
+// host's session, and a MAS_SSH_COMMAND that cannot be read, are usage
+// errors before anything is made or asked.
+func TestNothingLandsHereForAHost(t *testing.T) {
+	root := t.TempDir()
+	if err := remote.Add(root, remote.Host{Name: "gpu", Destination: "me@gpu"}); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		why  string
+		env  map[string]string
+		args []string
+		err  string
+	}{
+		{"session create", map[string]string{"MAS_SESSION_ID": "gpu:1612"}, []string{"session", "create", "--no-attach"}, "names a session of host gpu, not one to create here"},
+		{"start", map[string]string{"MAS_SESSION_ID": "gpu:1612"}, []string{"start", "--no-attach"}, "names a session of host gpu, not one to create here"},
+		{"host list", map[string]string{"MAS_SSH_COMMAND": `ssh "`}, []string{"host", "list"}, "MAS_SSH_COMMAND: 1:5: reached EOF"},
+		{"session list", map[string]string{"MAS_SSH_COMMAND": `ssh $(id)`}, []string{"session", "list"}, "MAS_SSH_COMMAND"},
+		{"a bad timeout", map[string]string{"MAS_HOST_TIMEOUT": "soon"}, []string{"session", "show", "gpu:1612"}, `MAS_HOST_TIMEOUT="soon"`},
+	}
+	for _, tt := range tests {
+		tt.env["MAS_ROOT"] = root
+		_, _, err := runWithEnv(tt.env, tt.args...)
+		var ue *app.UsageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("%s: %v, want a usage error about %q", tt.why, err, tt.err)
+		}
+		if entries, _ := os.ReadDir(root); len(entries) != 1 {
+			t.Errorf("%s: the root holds %d entries, want hosts.json alone", tt.why, len(entries))
 		}
 	}
 }

@@ -54,13 +54,9 @@ func (cl *CommandLine) withHostSessions(ctx context.Context, local []app.Session
 	for i, s := range local {
 		out[i] = listedSession{Session: s}
 	}
-	hosts, err := remote.Load(cl.app.Root())
+	hosts, timeout, err := cl.hostsToAsk()
 	if err != nil || len(hosts) == 0 {
 		return out, hosts, err
-	}
-	timeout, err := cl.hostTimeout()
-	if err != nil {
-		return nil, nil, err
 	}
 	lists := make([][]app.Session, len(hosts))
 	errs := make([]error, len(hosts))
@@ -95,4 +91,19 @@ func (cl *CommandLine) hostSessions(ctx context.Context, h remote.Host, timeout 
 		return nil, &remote.Error{Host: h.Name, Err: fmt.Errorf("its session list --json is not a list: %w", err)}
 	}
 	return list.Sessions, nil
+}
+
+// hostsToAsk are the hosts of the root, and how long each may take to
+// answer, once MAS_SSH_COMMAND and MAS_HOST_TIMEOUT are known to be good:
+// a bad one is one usage error, not one error per host.
+func (cl *CommandLine) hostsToAsk() ([]remote.Host, time.Duration, error) {
+	hosts, err := remote.Load(cl.app.Root())
+	if err != nil || len(hosts) == 0 {
+		return hosts, 0, err
+	}
+	if _, err := cl.ssh(); err != nil {
+		return nil, 0, err
+	}
+	timeout, err := cl.hostTimeout()
+	return hosts, timeout, err
 }

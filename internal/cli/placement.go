@@ -32,15 +32,11 @@ func running(sessions []app.Session) int {
 // not answer within MAS_HOST_TIMEOUT is named on stderr and left out.
 // local is true when this machine wins.
 func (cl *CommandLine) place(ctx context.Context) (h remote.Host, local bool, err error) {
-	hosts, err := remote.Load(cl.app.Root())
+	hosts, timeout, err := cl.hostsToAsk()
 	if err != nil {
 		return h, false, err
 	}
 	here, _, err := cl.app.SessionList(ctx)
-	if err != nil {
-		return h, false, err
-	}
-	timeout, err := cl.hostTimeout()
 	if err != nil {
 		return h, false, err
 	}
