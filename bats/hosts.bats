@@ -410,3 +410,27 @@ attached_elsewhere() {
 	wait "$pid"
 	grep -q "^alpha:${second#mas-}" "$BATS_TEST_TMPDIR/out" || fail "out: $(cat "$BATS_TEST_TMPDIR/out")"
 }
+
+# one_remote NAME tells whether host NAME runs one mas __remote, and
+# keeps its pid in REMOTE_PID.
+one_remote() {
+	REMOTE_PID="$(remote_pids "$1")"
+	[[ -n "$REMOTE_PID" && "$REMOTE_PID" != *$'\n'* ]]
+}
+
+@test "Ctrl-C on a wait for a host's session ends the wait there too: the host's mas sees its caller go" {
+	HOST_SETENV="MAS_AGENT_COMMAND=$FAKE_CLAUDE MAS_AGENT_HOOKS=auto FAKECLAUDE_LOG=$BATS_TEST_TMPDIR/fake.log" start_sshd alpha
+	mas host add alpha "$HOST_DEST"
+	local id
+	id="$(mas session create --host alpha --no-attach 2>/dev/null)"
+	# No agent ever asks: the wait lasts until it is interrupted.
+	MAS_SESSION_ID=$id "$MAS_BIN" wait 00 --for asking --timeout 1h >/dev/null 2>"$BATS_TEST_TMPDIR/err" 3>&- &
+	local pid=$!
+	wait_until "the host runs the wait" one_remote alpha
+	local remote=$REMOTE_PID
+	kill -INT "$pid"
+	local status=0
+	wait "$pid" || status=$?
+	assert_equal "$status" 130
+	wait_until "the host's mas $remote has ended" exited "$remote"
+}

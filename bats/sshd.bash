@@ -128,13 +128,27 @@ stop_sshd() {
 	wait_until "sshd of host $1 has exited" exited "$pid"
 }
 
-# stop_sshds ends every host the test started: its sshd, then its tmux
-# server and socket directory. Call it from teardown, before
-# common_teardown.
+# remote_pids NAME prints the pids of the mas __remote processes that host
+# NAME's sshd runs (its MAS_ROOT in their environment).
+remote_pids() {
+	local pid
+	for pid in $(pgrep -x mas); do
+		tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "MAS_ROOT=$(host_root "$1")" &&
+			grep -qx __remote < <(tr '\0' '\n' <"/proc/$pid/cmdline" 2>/dev/null) && echo "$pid"
+	done
+	true
+}
+
+# stop_sshds ends every host the test started: its sshd, a mas __remote
+# it still runs (a test that failed midway), then its tmux server and
+# socket directory. Call it from teardown, before common_teardown.
 stop_sshds() {
-	local name
+	local name pid
 	for name in "${SSH_HOSTS[@]}"; do
 		stop_sshd "$name"
+		for pid in $(remote_pids "$name"); do
+			kill "$pid" 2>/dev/null || true
+		done
 		TMUX_TMPDIR="$(host_tmux "$name")" tmux kill-server 2>/dev/null || true
 		rm -rf "$(host_tmux "$name")"
 	done
