@@ -101,60 +101,79 @@ func (cl *CommandLine) notAHostsID(r *reading) error {
 // forwardOf is the request that runs r on the host its session
 // references name: ok is false when none names a host.
 func (cl *CommandLine) forwardOf(r *reading) (forwarded, bool, error) {
-	var f forwarded
-	var refs []string // the references that name a host, for the error
-	seen := 0         // the references given
+	c := refCollector{cl: cl, path: r.path()}
 	pos := slices.Clone(r.pos)
-	take := func(ref string) (string, bool, error) {
-		if ref != "" {
-			seen++
-		}
-		h, id, ok, err := cl.hostRef(ref)
-		if !ok || err != nil {
-			return ref, ok, err
-		}
-		if len(refs) > 0 && h.Name != f.host.Name {
-			return "", true, app.Usagef("%s: %s and %s are sessions of two hosts: name one host's sessions at a time", r.path(), refs[0], ref)
-		}
-		refs, f.host, f.id = append(refs, ref), h, id
-		return id, true, nil
-	}
 	for i, w := range pos {
 		if a, ok := r.cmd.argAt(i); ok && isSessionKind(a.kind) {
-			id, _, err := take(w)
+			id, _, err := c.take(w)
 			if err != nil {
-				return f, true, err
+				return c.f, true, err
 			}
 			pos[i] = id
 		}
 	}
-	flags := slices.Clone(r.flags)
-	if _, ok := r.cmd.lookupFlag(sessionFlag.long); ok {
-		ref, given := flagValue(r.flags, "--"+sessionFlag.long)
-		if !given {
-			ref = cl.io.Getenv("MAS_SESSION_ID")
-		}
-		id, onHost, err := take(ref)
-		if err != nil {
-			return f, true, err
-		}
-		if onHost {
-			flags = withoutFlag(flags, "--"+sessionFlag.long)
-			f.req.Session = id
-		}
-	}
-	if len(refs) == 0 {
-		return f, false, nil
-	}
-	if len(refs) < seen {
-		return f, true, app.Usagef("%s: %s is a session of host %s: name one machine's sessions at a time", r.path(), refs[0], f.host.Name)
+	flags, err := c.takeSession(r)
+	switch {
+	case err != nil:
+		return c.f, true, err
+	case len(c.refs) == 0:
+		return c.f, false, nil
+	case len(c.refs) < c.seen:
+		return c.f, true, app.Usagef("%s: %s is a session of host %s: name one machine's sessions at a time", c.path, c.refs[0], c.f.host.Name)
 	}
 	// As the run reads them: the first literal positionals (send's
 	// target and text) first, whatever they look like, then the flags,
 	// then the other positionals after a "--".
 	lit := min(r.cmd.literal, len(pos))
-	f.req.Args = slices.Concat(r.names, pos[:lit], flags, []string{"--"}, pos[lit:])
-	return f, true, nil
+	c.f.req.Args = slices.Concat(r.names, pos[:lit], flags, []string{"--"}, pos[lit:])
+	return c.f, true, nil
+}
+
+// refCollector reads the session references of a command line, one at a
+// time, into the request that runs it on their host.
+type refCollector struct {
+	cl   *CommandLine
+	path string // the command's, for errors
+	f    forwarded
+	refs []string // the references that name a host
+	seen int      // the references given
+}
+
+// take reads ref and returns what the host is to be given in its place:
+// the id without the host's name, or ref itself when it names none.
+func (c *refCollector) take(ref string) (string, bool, error) {
+	if ref != "" {
+		c.seen++
+	}
+	h, id, ok, err := c.cl.hostRef(ref)
+	if !ok || err != nil {
+		return ref, ok, err
+	}
+	if len(c.refs) > 0 && h.Name != c.f.host.Name {
+		return "", true, app.Usagef("%s: %s and %s are sessions of two hosts: name one host's sessions at a time", c.path, c.refs[0], ref)
+	}
+	c.refs, c.f.host, c.f.id = append(c.refs, ref), h, id
+	return id, true, nil
+}
+
+// takeSession reads the session that a command with --session acts on
+// (the flag, else MAS_SESSION_ID) and returns r's flags, without
+// --session when it names a host's: the host's mas gets the id as its
+// MAS_SESSION_ID.
+func (c *refCollector) takeSession(r *reading) ([]string, error) {
+	if _, ok := r.cmd.lookupFlag(sessionFlag.long); !ok {
+		return r.flags, nil
+	}
+	ref, given := flagValue(r.flags, "--"+sessionFlag.long)
+	if !given {
+		ref = c.cl.io.Getenv("MAS_SESSION_ID")
+	}
+	id, onHost, err := c.take(ref)
+	if err != nil || !onHost {
+		return r.flags, err
+	}
+	c.f.req.Session = id
+	return withoutFlag(r.flags, "--"+sessionFlag.long), nil
 }
 
 // isSessionKind tells whether a positional of kind names a session.
@@ -298,13 +317,11 @@ func (cl *CommandLine) sessionOnHost(ctx context.Context, h remote.Host, ref str
 	if err := json.Unmarshal([]byte(r.Stdout), &s); err != nil {
 		return "", &remote.Error{Host: h.Name, Err: fmt.Errorf("its session show --json is not JSON: %w", err)}
 	}
-	if !isUUID(s.SessionID) {
+	if !remote.IsUUID(s.SessionID) {
 		return "", &remote.Error{Host: h.Name, Err: fmt.Errorf("it named session %q, which is no session id", layout.Printable(s.SessionID))}
 	}
 	return s.SessionID, nil
 }
-
-func isUUID(s string) bool { return remote.IsUUID(s) }
 
 // attachOnHost attaches this terminal to the session f names on its
 // host, with ssh -t; without a terminal, it says which command would.
@@ -376,7 +393,7 @@ func (cl *CommandLine) createOnHost(ctx context.Context, r *reading, h remote.Ho
 		return &remote.Error{Host: h.Name, Err: fmt.Errorf("its session create --json is not JSON: %w", err)}
 	}
 	id, _ := s["sessionId"].(string)
-	if !isUUID(id) {
+	if !remote.IsUUID(id) {
 		return &remote.Error{Host: h.Name, Err: fmt.Errorf("it created session %q, which is no session id", layout.Printable(id))}
 	}
 	// The host's hint names the session as the host knows it: this
