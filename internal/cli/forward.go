@@ -87,11 +87,12 @@ func (cl *CommandLine) forward(ctx context.Context, r *reading) (bool, error) {
 }
 
 // notAHostsID refuses a create here whose MAS_SESSION_ID (the id it
-// would give the new session) names a host's session: it would land on
-// this machine.
+// would give the new session) names a session of a host of the root: it
+// would land on this machine. Any other id with a ':' is the create's
+// own malformed id.
 func (cl *CommandLine) notAHostsID(r *reading) error {
 	id := cl.io.Getenv("MAS_SESSION_ID")
-	if name, _, ok := strings.Cut(id, ":"); ok {
+	if name, _, ok := strings.Cut(id, ":"); ok && cl.isHost(name) {
 		return app.Usagef("%s: MAS_SESSION_ID=%s names a session of host %s, not one to create here: unset it, or create a session there with mas session create --host %s",
 			r.path(), id, name, name)
 	}

@@ -45,6 +45,12 @@ func (cl *CommandLine) host(name string) (remote.Host, error) {
 	return remote.Lookup(cl.app.Root(), name)
 }
 
+// isHost tells whether name is a host of the root.
+func (cl *CommandLine) isHost(name string) bool {
+	_, err := cl.host(name)
+	return err == nil
+}
+
 // callHost runs the command line args on host h, with req's other fields,
 // within timeout (0: until it is over or ctx ends). A command that fails
 // there is an error naming h, with what the host's mas said.
