@@ -206,6 +206,41 @@ assert_json_masrc_breaks_start() {
 	[[ "$output$stderr" == *"mas-tmux"* ]]
 }
 
+@test "a legacy restart by the same binary is one tmux process, and so is a start that finds its session: it writes nothing (issue 28)" {
+	skip_if_original "counts mas's tmux processes"
+	make_templates "$WORK"
+	log_tmux_calls
+	# The first start fills the units: it asks tmux whether the session runs first.
+	PATH="$TMUX_LOG_PATH:$PATH" run --separate-stderr mas start --no-attach
+	assert_success
+	[ "$(grep -vc '^wait-for ' "$TMUX_LOG")" = 3 ] || fail "$(cat "$TMUX_LOG")"
+	assert_file_exists "$WORK/.mas_activity/.tmux-version"
+	wait_agents
+	run --separate-stderr mas stop --force
+	assert_success
+	: >"$TMUX_LOG"
+	PATH="$TMUX_LOG_PATH:$PATH" run --separate-stderr mas start --no-attach
+	assert_success
+	[ "$stderr" = "$(printf '%s\n' "[INFO] Starting 13 agents in tmux session mas-tmux" \
+		"[INFO] Session mas-tmux is running; attach with: mas attach")" ] || fail "$stderr"
+	[ "$(grep -vc '^wait-for ' "$TMUX_LOG")" = 1 ] || fail "$(cat "$TMUX_LOG")"
+	assert_file_contains "$TMUX_LOG" '^new-session -d -s mas-tmux '
+	wait_agents
+	local before
+	before="$(find "$WORK" -path "$WORK/unit/*/*" -prune -o -printf '%p %i %s %T@ %l\n' | sort)"
+	: >"$TMUX_LOG"
+	PATH="$TMUX_LOG_PATH:$PATH" run --separate-stderr mas start --no-attach
+	assert_success
+	assert_output ""
+	[ "$stderr" = "[WARNING] Session 'mas-tmux' already exists
+[INFO] Attach to it: mas attach
+[INFO] Stop it: mas stop" ] || fail "$stderr"
+	run grep -E '^(-V|has-session)' "$TMUX_LOG"
+	assert_failure
+	assert_file_contains "$TMUX_LOG" '^new-session -d -s mas-tmux '
+	[ "$(find "$WORK" -path "$WORK/unit/*/*" -prune -o -printf '%p %i %s %T@ %l\n' | sort)" = "$before" ]
+}
+
 # bats test_tags=original
 @test "--skip-init with missing units is an error and starts nothing; the original started agents in the project itself (bugs #8, #29)" {
 	skip_unless_generation legacy

@@ -14,6 +14,7 @@ import (
 	"mas/internal/layout"
 	"mas/internal/report"
 	"mas/internal/roster"
+	"mas/internal/safefile"
 	"mas/internal/undo"
 	"mas/templates"
 	"mas/tmux"
@@ -87,7 +88,8 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 	if now == nil {
 		now = time.Now
 	}
-	if _, err := tmux.CheckVersion(ctx, o.Tmux); err != nil {
+	_, remember, err := tmux.CheckVersionCached(ctx, o.Tmux, versionCache(o.Root))
+	if err != nil {
 		return nil, fmt.Errorf("check tmux: %w", err)
 	}
 	s := &Session{
@@ -97,12 +99,19 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 		WorkflowsDir: filepath.Join(o.Root, "workflows"),
 		StartedAt:    now().Format("2006-01-02 15:04:05"),
 	}
-	running, err := layout.Exists(ctx, o.Tmux, s.Name)
-	if err != nil {
-		return nil, fmt.Errorf("check tmux session: %w", err)
-	}
-	if running {
-		return s, ErrRunning
+	// The build finds a session of that name running (it refuses to make
+	// a second) when nothing before it would write: it then asks tmux
+	// nothing else. Otherwise tmux is asked first, so that a start that
+	// finds it running has changed nothing.
+	buildChecks := writesNothing(s, o)
+	if !buildChecks {
+		running, err := layout.Exists(ctx, o.Tmux, s.Name)
+		if err != nil {
+			return nil, fmt.Errorf("check tmux session: %w", err)
+		}
+		if running {
+			return s, ErrRunning
+		}
 	}
 	var u undo.List
 	logDir := ""
@@ -121,7 +130,6 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 	if err != nil {
 		return nil, u.Fail(ctx, fmt.Errorf("links to mas: %w", err))
 	}
-	o.Report.Infof("Starting 13 agents in tmux session %s", s.Name)
 	launch, err := o.Wiring.Start(ActivityDir(s.Root), now())
 	if err != nil {
 		return nil, u.Fail(ctx, err)
@@ -132,12 +140,16 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 		Command: o.Command, Shell: o.Shell, Owner: Owner(s.Root), Settings: launch.Settings,
 		Bin: bin, Path: o.Path,
 	}); err != nil {
-		err = fmt.Errorf("start tmux session: %w", err)
-		if errors.Is(err, layout.ErrDuplicate) {
-			return nil, err // nothing is undone: the session started meanwhile may use it
+		switch {
+		case errors.Is(err, layout.ErrDuplicate) && buildChecks:
+			return s, ErrRunning // and nothing was written before
+		case errors.Is(err, layout.ErrDuplicate):
+			// Nothing is undone: the session started meanwhile may use it.
+			return nil, fmt.Errorf("start tmux session: %w", err)
 		}
-		return nil, u.Fail(ctx, err)
+		return nil, u.Fail(ctx, fmt.Errorf("start tmux session: %w", err))
 	}
+	o.Report.Infof("Starting 13 agents in tmux session %s", s.Name)
 	u.Add("kill tmux session", func(ctx context.Context) error { return layout.Kill(ctx, o.Tmux, s.Name) })
 	if err := launch.Started(); err != nil {
 		return nil, u.Fail(ctx, fmt.Errorf("activity directory: %w", err))
@@ -145,7 +157,41 @@ func Create(ctx context.Context, o CreateOptions) (*Session, error) {
 	if err := s.write(); err != nil {
 		return nil, u.Fail(ctx, fmt.Errorf("write .mas_session: %w", err))
 	}
+	remember()
 	return s, nil
+}
+
+// writesNothing tells whether the steps of a start before its tmux build
+// would write nothing: every agent has its directory, pane logs are off,
+// and the links to mas and the activity directory are as the start would
+// make them (a restart by the same binary).
+func writesNothing(s *Session, o CreateOptions) bool {
+	if o.PaneLogs || o.Mas != "" && !binlink.Current(BinDir(s.Root), o.Mas) || !o.Wiring.Ready(ActivityDir(s.Root)) {
+		return false
+	}
+	return len(missingUnits(s)) == 0
+}
+
+// missingUnits lists the agents whose unit directory is missing.
+func missingUnits(s *Session) []string {
+	var missing []string
+	for _, id := range roster.IDs() {
+		if fi, err := os.Stat(filepath.Join(s.UnitDir, id)); err != nil || !fi.IsDir() {
+			missing = append(missing, id)
+		}
+	}
+	return missing
+}
+
+// versionCache is where a legacy start remembers the tmux binary that
+// passed the version check (tmux.CheckVersionCached): in the activity
+// directory, which the start makes and keeps; "" when that is a link or
+// no directory.
+func versionCache(root string) string {
+	if safefile.CheckDir(ActivityDir(root)) != nil {
+		return ""
+	}
+	return filepath.Join(ActivityDir(root), ".tmux-version")
 }
 
 // write writes the project's .mas_session, which names s as its running
@@ -178,12 +224,7 @@ func installBin(s *Session, o CreateOptions, u *undo.List) (string, error) {
 // prepareUnits makes sure every agent has its directory: missing ones are
 // filled from the templates, or reported with SkipInit.
 func prepareUnits(s *Session, o CreateOptions) error {
-	var missing []string
-	for _, id := range roster.IDs() {
-		if fi, err := os.Stat(filepath.Join(s.UnitDir, id)); err != nil || !fi.IsDir() {
-			missing = append(missing, id)
-		}
-	}
+	missing := missingUnits(s)
 	if len(missing) == 0 {
 		return nil
 	}

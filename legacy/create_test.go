@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"mas/internal/activity"
 	"mas/internal/faketmux"
 	"mas/internal/layout"
 	"mas/internal/report"
@@ -50,8 +52,8 @@ func TestCreateStop(t *testing.T) {
 	if again, err := Create(ctx, o); !errors.Is(err, ErrRunning) || again.Name != "mas-demo" {
 		t.Fatalf("second create: %+v, %v", again, err)
 	}
-	if n := len(rec.Calls()) - calls; n != 2 {
-		t.Errorf("second create made %d tmux calls, want 2 (version, has-session)", n)
+	if got := rec.Calls()[calls:]; len(got) != 2 || got[1][0] != "new-session" {
+		t.Errorf("second create made tmux calls %q, want 2 (version, the build that finds the session)", got)
 	}
 	if err := Stop(ctx, rec, root, "mas-demo"); err != nil {
 		t.Fatal(err)
@@ -62,6 +64,75 @@ func TestCreateStop(t *testing.T) {
 	if err := Stop(ctx, rec, root, "mas-demo"); err != nil {
 		t.Errorf("a second stop: %v, want nothing to do", err)
 	}
+}
+
+// TestCreateRunning: a start that finds its session running changes
+// nothing and prints nothing (the caller warns). When nothing before the
+// build would write (a restart by the same binary), the build itself finds
+// the session, without asking tmux first (issue 28); when something would
+// (a missing unit, links or hooks of another binary), tmux is asked first
+// and nothing is written.
+func TestCreateRunning(t *testing.T) {
+	ctx := context.Background()
+	for _, tt := range []struct {
+		why    string
+		change func(root string, o *CreateOptions)
+		asks   string // the tmux command the second start runs after tmux -V
+	}{
+		{"a restart by the same binary", func(string, *CreateOptions) {}, "new-session"},
+		{"a unit is missing", func(root string, o *CreateOptions) { os.RemoveAll(filepath.Join(root, "unit", "21")) }, "has-session"},
+		{"another binary's links", func(root string, o *CreateOptions) { o.Mas = filepath.Join(root, "other-mas") }, "has-session"},
+		{"another binary's hooks", func(root string, o *CreateOptions) { o.Wiring.Exe = filepath.Join(root, "other-mas") }, "has-session"},
+		{"pane logs", func(root string, o *CreateOptions) { o.PaneLogs = true }, "has-session"},
+	} {
+		root := t.TempDir()
+		if err := Init(root, "demo"); err != nil {
+			t.Fatal(err)
+		}
+		exe := filepath.Join(root, "mas")
+		os.WriteFile(exe, nil, 0o755)
+		_, rec := faketmux.New()
+		var progress bytes.Buffer
+		o := CreateOptions{Root: root, Project: "demo", Command: "agent", Shell: "/bin/sh", Tmux: rec,
+			Report: report.New(&progress, false, false), Mas: exe, Wiring: activity.Wiring{Exe: exe, Events: true}}
+		if _, err := Create(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+		tt.change(root, &o)
+		before, calls := treeState(t, root), len(rec.Calls())
+		progress.Reset()
+		if s, err := Create(ctx, o); !errors.Is(err, ErrRunning) || s == nil || s.Name != "mas-demo" {
+			t.Errorf("%s: second start %+v, %v; want ErrRunning", tt.why, s, err)
+		}
+		if got := rec.Calls()[calls:]; len(got) != 2 || got[0][0] != "-V" || got[1][0] != tt.asks {
+			t.Errorf("%s: tmux calls %q, want -V then %s", tt.why, got, tt.asks)
+		}
+		if after := treeState(t, root); after != before {
+			t.Errorf("%s: the start changed files:\n%s\nwant\n%s", tt.why, after, before)
+		}
+		if progress.Len() != 0 {
+			t.Errorf("%s: the start said %q", tt.why, progress.String())
+		}
+	}
+}
+
+// treeState describes every file under root: path, mode, size, time,
+// inode and link target, to tell whether anything was written.
+func treeState(t *testing.T, root string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.Walk(root, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		target, _ := os.Readlink(p)
+		fmt.Fprintf(&b, "%s %v %d %d %d %s\n", p, fi.Mode(), fi.Size(), fi.ModTime().UnixNano(), fi.Sys().(*syscall.Stat_t).Ino, target)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }
 
 func TestCreateUnits(t *testing.T) {

@@ -106,8 +106,7 @@ func (l *Launch) prepare(exe string, events bool) error {
 	}
 	settings, err := settingsJSON(exe, l.dir)
 	if err == nil {
-		old, rerr := safefile.ReadFile(Settings(l.dir), maxState)
-		if rerr != nil || !bytes.Equal(old, settings) {
+		if old, same := holds(l.dir, settings); !same {
 			err = safefile.WriteAtomic(Settings(l.dir), settings, 0o600)
 			l.oldSettings = old
 		}
@@ -116,6 +115,13 @@ func (l *Launch) prepare(exe string, events bool) error {
 		err = undo.With(err, l.Abort())
 	}
 	return err
+}
+
+// holds reads the settings file of dir (old, nil for none) and tells
+// whether it is settings.
+func holds(dir string, settings []byte) (old []byte, same bool) {
+	old, err := safefile.ReadFile(Settings(dir), maxState)
+	return old, err == nil && bytes.Equal(old, settings)
 }
 
 // hookTimeout is how long, in seconds, the agent lets a hook of ours run
@@ -368,6 +374,24 @@ type Wiring struct {
 	// Continue asks each agent to continue the conversation its events
 	// last named (a resume), instead of starting a new one.
 	Continue bool
+}
+
+// Ready tells whether Start would write nothing in dir: the directory is
+// there (not a link) and, when the agents report events, holds the
+// settings file Start would put there.
+func (w Wiring) Ready(dir string) bool {
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+		return false
+	}
+	if !w.Events {
+		return true
+	}
+	settings, err := settingsJSON(w.Exe, dir)
+	if err != nil {
+		return false
+	}
+	_, same := holds(dir, settings)
+	return same
 }
 
 // Start readies the activity directory dir for a start of the agents at

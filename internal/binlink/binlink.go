@@ -21,8 +21,9 @@ var Names = []string{"mas", "mas_refactored.sh"}
 
 // Install points the links of dir at exe, an absolute path, making dir
 // (mode 0700) when it is missing, and reports whether it made it. Links
-// an earlier start left are replaced, each at once: a pane that runs mas
-// meanwhile finds the old binary or the new one. A link points at exe's
+// an earlier start left for another binary are replaced, each at once: a
+// pane that runs mas meanwhile finds the old binary or the new one; links
+// that point at exe already are left as they are. A link points at exe's
 // path, not at the file it is now: a binary replaced there (an upgrade)
 // is the one the panes run from then on. A dir that is a link, or not a
 // directory, is refused, and so is one whose path cannot be an entry of
@@ -44,7 +45,11 @@ func Install(dir, exe string) (made bool, err error) {
 		return false, err
 	}
 	for _, name := range Names {
-		if err = safefile.Symlink(exe, filepath.Join(dir, name)); err != nil {
+		link := filepath.Join(dir, name)
+		if points(link, exe) {
+			continue // as this start would make it: nothing is written
+		}
+		if err = safefile.Symlink(exe, link); err != nil {
 			break
 		}
 	}
@@ -52,6 +57,27 @@ func Install(dir, exe string) (made bool, err error) {
 		err = undo.With(err, os.RemoveAll(dir))
 	}
 	return made, err
+}
+
+// Current tells whether dir holds the links as Install would make them
+// for exe: a directory (no link) whose every link points at exe. Install
+// then writes nothing.
+func Current(dir, exe string) bool {
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+		return false
+	}
+	for _, name := range Names {
+		if !points(filepath.Join(dir, name), exe) {
+			return false
+		}
+	}
+	return true
+}
+
+// points tells whether link is a symbolic link to target.
+func points(link, target string) bool {
+	got, err := os.Readlink(link)
+	return err == nil && got == target
 }
 
 // Path is the PATH whose first entry is dir, followed by path's (an

@@ -3,6 +3,8 @@ package binlink
 import (
 	"os"
 	"path/filepath"
+	"slices"
+	"syscall"
 	"testing"
 )
 
@@ -36,6 +38,24 @@ func TestInstall(t *testing.T) {
 		t.Errorf("dir: %v, %v; want mode 0700", fi.Mode(), err)
 	}
 	runs("old mas")
+	// The same binary again: nothing is written (issue 28).
+	inodes := func() (ino []uint64) {
+		for _, name := range Names {
+			fi, err := os.Lstat(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ino = append(ino, fi.Sys().(*syscall.Stat_t).Ino)
+		}
+		return ino
+	}
+	before := inodes()
+	if made, err := Install(dir, old); err != nil || made || !slices.Equal(inodes(), before) {
+		t.Errorf("Install by the same binary: %v, %v, links %v then %v; want them left as they were", made, err, before, inodes())
+	}
+	if !Current(dir, old) || Current(dir, upgraded) || Current(filepath.Join(tmp, "none"), old) {
+		t.Errorf("Current(old) = %v, Current(new) = %v; want true, false", Current(dir, old), Current(dir, upgraded))
+	}
 	if made, err := Install(dir, upgraded); err != nil || made {
 		t.Fatalf("second Install = %v, %v; want it kept", made, err)
 	}

@@ -115,6 +115,7 @@ var manFiles = [][2]string{
 	{"$ROOT/logs/agent-NN.log", "with MAS_PANE_LOGS=1, everything a pane of a legacy session prints"},
 	{"$ROOT/.mas_http.pid, $ROOT/.mas_http.socket, $ROOT/.mas_http.log", "the root's background HTTP server: its pid, its socket and its log"},
 	{"$ROOT/.mas_bin/", "the links to mas that the panes find first on their PATH"},
+	{"$ROOT/.mas_activity/", "what the agents of the legacy session report; its .tmux-version is the tmux binary that passed the version check"},
 	{"$ROOT/sessions/<uuid>/", "an isolated session: .session, metadata.json, config.json, unit/, workflows/ and logs/ (session.log; agent-NN.log with MAS_PANE_LOGS=1)"},
 	{"$ROOT/sessions/.sessions.index", "every isolated session of the root, as JSON"},
 	{"$ROOT/sessions/.index", "the journal of every change of a session's status"},
