@@ -44,7 +44,7 @@ func main() {
 		os.Exit(exitFailure)
 	}
 	exe, exeDir := executable()
-	code := run(ctx, cli.IO{
+	e := cli.IO{
 		Args:      os.Args,
 		Getenv:    os.Getenv,
 		Environ:   os.Environ,
@@ -59,7 +59,13 @@ func main() {
 		StderrTTY: isTerminal(os.Stderr),
 		Columns:   terminalWidth(os.Stdout),
 		Version:   version,
-	})
+	}
+	var code int
+	if isRemote(e.Args) {
+		code = runRemote(ctx, e)
+	} else {
+		code = run(ctx, e)
+	}
 	// A command that a signal cut short says so in its exit status; one
 	// that finished cleanly anyway (serve shuts down gracefully) exits 0.
 	if sig := interrupted(); sig != 0 && code != exitOK {

@@ -12,6 +12,9 @@
 # this tree (after), one after the other on the same machine, and writes
 # their tmux processes and CPU side by side in a section of BENCHMARKS.md.
 #
+# scripts/bench.sh hosts [runs] (default 5) measures session list over
+# three hosts against one ssh per host (scripts/bench-hosts.sh).
+#
 # scripts/bench.sh tests [runs]   (default 3) times the Go suite instead
 # (go test -count=1 ./..., and with -race as scripts/test.sh runs it) and
 # adds a row to its section of BENCHMARKS.md, which the commands' run
@@ -108,6 +111,9 @@ if [[ "${1:-}" == tests ]]; then
 	runs="${2:-3}"
 	bench_tests
 	exit
+fi
+if [[ "${1:-}" == hosts ]]; then
+	exec "$repo/scripts/bench-hosts.sh" "${2:-5}"
 fi
 if [[ "${1:-}" == compare ]]; then
 	[[ -x "${2:-}" ]] || { echo "usage: scripts/bench.sh compare OLD_BIN [runs]" >&2; exit 2; }

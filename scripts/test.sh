@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every check of the project on this machine: installs what is missing
 # (tmux >= 3.2, bats and its libraries, shellcheck, zsh and fish for the env
-# tests, curl, jq and script for the CLI tests, chromium for the web page) with apt-get when run as root, then gofmt, go vet, go test, shellcheck,
+# tests, curl, jq and script for the CLI tests, chromium for the web page,
+# OpenSSH's server and client for the hosts' tests) with apt-get when run
+# as root, then gofmt, go vet, go test, shellcheck,
 # the bats suite against a freshly built binary and, last, go vet for
 # four other targets.
 set -euo pipefail
@@ -29,6 +31,10 @@ done
 for tool in shellcheck zsh fish curl jq script chromium; do
 	command -v "$tool" >/dev/null || missing+=("$tool")
 done
+# The hosts' tests start private sshd instances (bats/sshd.bash,
+# internal/sshtest); sshd is in /usr/sbin, off a user's PATH.
+command -v ssh >/dev/null || missing+=(openssh-client)
+[[ -x /usr/sbin/sshd ]] || command -v sshd >/dev/null || missing+=(openssh-server)
 if ((${#missing[@]})); then
 	if [[ "$(id -u)" != 0 ]]; then
 		echo "scripts/test.sh: missing ${missing[*]}; install them or run as root" >&2

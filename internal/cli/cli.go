@@ -113,6 +113,9 @@ func (cl *CommandLine) run(ctx context.Context, args []string) error {
 	case r.err != nil:
 		return r.err
 	}
+	if onHost, err := cl.forward(ctx, r); onHost {
+		return err
+	}
 	return cl.dispatch(ctx, r)
 }
 

@@ -31,7 +31,7 @@ const defaultEnvShell = envfile.POSIX
 // envCommand prints a session's variables for eval. Everything is built
 // before anything is written, so that a failure leaves stdout empty and
 // `vars=$(mas env ID) && eval "$vars"` evaluates nothing.
-func (cl *CommandLine) envCommand(_ context.Context, cc *ucli.Context) error {
+func (cl *CommandLine) envCommand(ctx context.Context, cc *ucli.Context) error {
 	shell := defaultEnvShell
 	if cc.IsSet("shell") {
 		sh, err := envfile.ParseShell(cc.String("shell"))
@@ -41,7 +41,7 @@ func (cl *CommandLine) envCommand(_ context.Context, cc *ucli.Context) error {
 		shell = sh
 	}
 	ref := cc.Args().First()
-	vars, err := cl.envVars(ref, cc.Bool("unset"))
+	vars, err := cl.envVars(ctx, ref, cc.Bool("unset"))
 	if err != nil {
 		return err
 	}
@@ -85,7 +85,10 @@ func (cl *CommandLine) envCommand(_ context.Context, cc *ucli.Context) error {
 // count, which are the same for every session: a session that is gone
 // (removed, or under another root) has them too, so that a shell that
 // still holds them can drop them.
-func (cl *CommandLine) envVars(ref string, unset bool) ([]envfile.Var, error) {
+func (cl *CommandLine) envVars(ctx context.Context, ref string, unset bool) ([]envfile.Var, error) {
+	if h, id, ok, err := cl.hostRef(ref); ok {
+		return cl.hostEnvVars(ctx, h, id, unset, err)
+	}
 	root, id, err := cl.app.Find(ref, "env: ")
 	if leg := (*app.LegacyError)(nil); errors.As(err, &leg) {
 		return nil, app.Usagef("env: %v: only an isolated session has variables to print", leg)

@@ -120,7 +120,7 @@ func writeCommandHelp(b *strings.Builder, c *command, prefix string) {
 
 // rootHelpFooter ends "mas help" and makes the man page's last sections.
 var rootHelpFooter = "\n" + targetsHelp() + `
-<id> (session, env, --session, MAS_SESSION_ID): the full session UUID, any unique prefix of it (4 characters or more; an ambiguous one is a usage error that lists the candidates), or mas-xxxxxxxx.
+<id> (session, env, --session, MAS_SESSION_ID): the full session UUID, any unique prefix of it (4 characters or more; an ambiguous one is a usage error that lists the candidates), or mas-xxxxxxxx; NAME:<id or prefix> is a session of host NAME (mas host add), which the host's mas acts on over ssh.
 
 Environment:
   MAS_SESSION_MODE    legacy or isolated; when unset, start is isolated if
@@ -147,6 +147,10 @@ Environment:
   MAS_HTTP_PORT       port of the HTTP server (default 8765)
   MAS_API_TOKEN       bearer token the HTTP API requires; needed to listen
                       on an address other than loopback
+  MAS_SSH_COMMAND     ssh program and options that reach the hosts, as shell
+                      words (default ssh), as GIT_SSH_COMMAND is for git
+  MAS_HOST_TIMEOUT    seconds a host may take to answer a request that is
+                      answered at once: list, show, stop… (default 15)
   MAS_NOTIFY_COMMAND  command line (sh -c) the HTTP server runs when an agent
                       is done or asks; it reads MAS_SESSION_ID,
                       MAS_SESSION_NAME, MAS_AGENT_ID, MAS_AGENT_NAME,

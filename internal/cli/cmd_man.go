@@ -119,6 +119,7 @@ var manFiles = [][2]string{
 	{"$ROOT/sessions/<uuid>/", "an isolated session: .session, metadata.json, config.json, unit/, workflows/ and logs/ (session.log; agent-NN.log with MAS_PANE_LOGS=1)"},
 	{"$ROOT/sessions/.sessions.index", "every isolated session of the root, as JSON"},
 	{"$ROOT/sessions/.index", "the journal of every change of a session's status"},
+	{"$ROOT/hosts.json", "the hosts that sessions run on over ssh (mas host add), as JSON"},
 	{"$ROOT/sessions/.tmux-version", "the tmux binary that passed the version check, so that the next start does not ask again"},
 }
 

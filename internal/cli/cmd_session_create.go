@@ -13,6 +13,7 @@ var cmdSessionCreate = &command{name: "create", usage: "Create an isolated sessi
 		{long: "config", value: "FILE", kind: fileArg, usage: "JSON file whose prompts are sent to the agents"},
 		{long: "no-attach", usage: "do not attach to the session afterwards"},
 		{long: "json", usage: "print the session as session show --json does, instead of its id"},
+		{long: "host", value: "NAME", kind: placeArg, usage: "create it on this host (mas host add), with the host's own mas, and print NAME:<id>; auto: on the machine, this one or a host, that runs the fewest sessions"},
 	},
 	action: (*CommandLine).sessionCreate,
 	examples: []example{

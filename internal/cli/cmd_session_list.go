@@ -19,7 +19,11 @@ var cmdSessionList = &command{name: "list", usage: "List every session under the
 	}}
 
 func (cl *CommandLine) sessionList(ctx context.Context, cc *ucli.Context) error {
-	sessions, tmuxErr, err := cl.app.SessionList(ctx)
+	local, tmuxErr, err := cl.app.SessionList(ctx)
+	if err != nil {
+		return err
+	}
+	sessions, hosts, err := cl.withHostSessions(ctx, local)
 	if err != nil {
 		return err
 	}
@@ -42,15 +46,15 @@ func (cl *CommandLine) sessionList(ctx context.Context, cc *ucli.Context) error 
 	}
 	if cc.Bool("json") {
 		out := struct {
-			Sessions []app.Session `json:"sessions"`
-			Total    int           `json:"total"`
-		}{Sessions: append([]app.Session{}, sessions...), Total: len(sessions)}
+			Sessions []listedSession `json:"sessions"`
+			Total    int             `json:"total"`
+		}{Sessions: append([]listedSession{}, sessions...), Total: len(sessions)}
 		return cl.writeJSON(out)
 	}
 	// New columns come last (NEEDS YOU, then MODE): scripts read the
 	// columns before them.
 	rows := make([][]string, 0, len(sessions)+1)
-	rows = append(rows, []string{"SESSION ID", "TMUX", "STATUS", "CREATED", "WORKSPACE", "NEEDS YOU", "MODE"})
+	rows = append(rows, withHost(hosts, []string{"SESSION ID", "TMUX", "STATUS", "CREATED", "WORKSPACE", "NEEDS YOU", "MODE"}, "HOST"))
 	for _, j := range sessions {
 		status := string(j.Status)
 		if j.Error != "" {
@@ -60,7 +64,7 @@ func (cl *CommandLine) sessionList(ctx context.Context, cc *ucli.Context) error 
 		if dir == "" {
 			dir = "-" // an orphan has none
 		}
-		rows = append(rows, []string{layout.Printable(j.SessionID), layout.Printable(j.TmuxSession), status, j.CreatedAt, dir, needsYou(j), string(j.Mode)})
+		rows = append(rows, withHost(hosts, []string{layout.Printable(j.ref()), layout.Printable(j.TmuxSession), status, j.CreatedAt, dir, needsYou(j.Session), string(j.Mode)}, j.hostName()))
 	}
 	return writeColumns(cl.io.Stdout, rows, 2)
 }

@@ -10,5 +10,5 @@ var rootFlags = []flagSpec{
 // is specified beside its action, in its file cmd_<name>.go.
 var commands = []*command{
 	cmdInit, cmdStart, cmdSend, cmdWait, cmdStatus, cmdPeek, cmdStop, cmdAttach, cmdList,
-	cmdSession, cmdEnv, cmdServe, cmdCompletion, cmdMan, cmdHelp, cmdVersion,
+	cmdSession, cmdHost, cmdEnv, cmdServe, cmdCompletion, cmdMan, cmdHelp, cmdVersion,
 }

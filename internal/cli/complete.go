@@ -122,6 +122,10 @@ func (cl *CommandLine) values(kind argKind, before []string, cur string) []strin
 		return []string{filesDirective}
 	case commandArg:
 		return withPrefix(cl.root.subNames(), cur)
+	case hostArg:
+		return withPrefix(cl.hostNames(), cur)
+	case placeArg:
+		return withPrefix(append(cl.hostNames(), autoHost), cur)
 	case subcommandArg:
 		if p := cl.root.sub(before[len(before)-1]); p != nil {
 			return withPrefix(p.subNames(), cur)

@@ -12,6 +12,7 @@ import (
 
 	"mas/internal/app"
 	"mas/internal/faketmux"
+	"mas/internal/remote"
 	"mas/internal/report"
 	"mas/tmux"
 )
@@ -25,6 +26,9 @@ func TestCandidates(t *testing.T) {
 	prefixes := []string{ids[0][:8], ids[1][:8]}
 	tmuxNames := []string{"mas-" + ids[0][:8], "mas-" + ids[1][:8]}
 	calls := len(rec.Calls())
+	if err := remote.Add(root, remote.Host{Name: "gpu1", Destination: "me@gpu1"}); err != nil {
+		t.Fatal(err)
+	}
 	before := snapshot(t, root)
 
 	tests := []struct {
@@ -56,6 +60,8 @@ func TestCandidates(t *testing.T) {
 		{[]string{"stop", "--session=" + active[:4]}, []string{"--session=" + active[:8]}, "issue 30: the --session=value form"},
 		{[]string{"session", "stop", active[:8], ""}, []string{active[:8]}, "issue 30: session stop takes several ids"},
 		{[]string{"env", ""}, prefixes, "8-character prefixes of every session"},
+		{[]string{"host", "rm", ""}, []string{"gpu1"}, "the root's hosts, from hosts.json"},
+		{[]string{"session", "create", "--host", ""}, []string{"gpu1", "auto"}, "a host, or auto to let mas choose"},
 		{[]string{"env", active[:9]}, []string{active}, "the full id once it is being typed"},
 		{[]string{"env", "mas-"}, tmuxNames, "tmux names"},
 		{[]string{"session", "show", ""}, prefixes, "show: any session"},

@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"mas/internal/app"
+	"mas/internal/remote"
+)
+
+// listedSession is a session as session list shows it: this machine's,
+// or a host's (Host set).
+type listedSession struct {
+	app.Session
+	// Host is the host the session runs on; absent for this machine's.
+	Host string `json:"host,omitempty"`
+}
+
+// ref is how the session is named on the command line: its id, and
+// NAME:<id> for a host's.
+func (s listedSession) ref() string {
+	if s.Host != "" {
+		return s.Host + ":" + s.SessionID
+	}
+	return s.SessionID
+}
+
+// hostName is the HOST column: the host, or "local".
+func (s listedSession) hostName() string {
+	if s.Host != "" {
+		return s.Host
+	}
+	return "local"
+}
+
+// withHost is row with v as its last column when the root has hosts;
+// row alone otherwise, so that a list without hosts is as it was.
+func withHost(hosts []remote.Host, row []string, v string) []string {
+	if len(hosts) == 0 {
+		return row
+	}
+	return append(row, v)
+}
+
+// withHostSessions is local, the sessions of this machine, then those of
+// every host of the root, asked all at once with MAS_HOST_TIMEOUT each. A
+// host that does not answer is named on stderr and left out; the others
+// are listed.
+func (cl *CommandLine) withHostSessions(ctx context.Context, local []app.Session) ([]listedSession, []remote.Host, error) {
+	out := make([]listedSession, len(local))
+	for i, s := range local {
+		out[i] = listedSession{Session: s}
+	}
+	hosts, timeout, err := cl.hostsToAsk()
+	if err != nil || len(hosts) == 0 {
+		return out, hosts, err
+	}
+	lists := make([][]app.Session, len(hosts))
+	errs := make([]error, len(hosts))
+	var wg sync.WaitGroup
+	for i, h := range hosts {
+		wg.Go(func() { lists[i], errs[i] = cl.hostSessions(ctx, h, timeout) })
+	}
+	wg.Wait()
+	for i, h := range hosts {
+		if errs[i] != nil {
+			cl.stderr.Warnf("%v; its sessions are not listed", errs[i])
+			continue
+		}
+		for _, s := range lists[i] {
+			out = append(out, listedSession{Session: s, Host: h.Name})
+		}
+	}
+	return out, hosts, nil
+}
+
+// hostSessions are the sessions of host h, as its session list --json
+// says.
+func (cl *CommandLine) hostSessions(ctx context.Context, h remote.Host, timeout time.Duration) ([]app.Session, error) {
+	r, err := cl.callHost(ctx, h, remote.Request{Args: []string{"session", "list", "--json"}}, timeout)
+	if err != nil {
+		return nil, err
+	}
+	var list struct {
+		Sessions []app.Session `json:"sessions"`
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &list); err != nil {
+		return nil, &remote.Error{Host: h.Name, Err: fmt.Errorf("its session list --json is not a list: %w", err)}
+	}
+	return list.Sessions, nil
+}
+
+// hostsToAsk are the hosts of the root, and how long each may take to
+// answer, once MAS_SSH_COMMAND and MAS_HOST_TIMEOUT are known to be good:
+// a bad one is one usage error, not one error per host.
+func (cl *CommandLine) hostsToAsk() ([]remote.Host, time.Duration, error) {
+	hosts, err := remote.Load(cl.app.Root())
+	if err != nil || len(hosts) == 0 {
+		return hosts, 0, err
+	}
+	if _, err := cl.ssh(); err != nil {
+		return nil, 0, err
+	}
+	timeout, err := cl.hostTimeout()
+	return hosts, timeout, err
+}

@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"mas/internal/app"
+	"mas/internal/remote"
+	"mas/isolated"
+)
+
+// autoHost is the --host of session create that lets mas choose.
+const autoHost = "auto"
+
+// running counts the sessions of a list whose agents run: active, or
+// orphaned (a tmux session whose directory is gone still runs its 13).
+func running(sessions []app.Session) int {
+	n := 0
+	for _, s := range sessions {
+		if s.Status == isolated.Active || s.Status == isolated.Orphaned {
+			n++
+		}
+	}
+	return n
+}
+
+// place chooses where session create --host auto makes the session: the
+// machine, this one or a host of the root that answers, that runs the
+// fewest sessions (each runs 13 agents, so the fewest agents); a tie
+// goes to this machine, then to the first host by name. A host that does
+// not answer within MAS_HOST_TIMEOUT is named on stderr and left out.
+// local is true when this machine wins.
+func (cl *CommandLine) place(ctx context.Context) (h remote.Host, local bool, err error) {
+	hosts, timeout, err := cl.hostsToAsk()
+	if err != nil {
+		return h, false, err
+	}
+	here, _, err := cl.app.SessionList(ctx)
+	if err != nil {
+		return h, false, err
+	}
+	counts := make([]int, len(hosts))
+	errs := make([]error, len(hosts))
+	var wg sync.WaitGroup
+	for i, h := range hosts {
+		wg.Go(func() {
+			sessions, err := cl.hostSessions(ctx, h, timeout)
+			counts[i], errs[i] = running(sessions), err
+		})
+	}
+	wg.Wait()
+	best, fewest := -1, running(here)
+	for i := range hosts {
+		if errs[i] != nil {
+			cl.stderr.Warnf("%v; not a place for the session", errs[i])
+			continue
+		}
+		if counts[i] < fewest {
+			best, fewest = i, counts[i]
+		}
+	}
+	if best < 0 {
+		cl.stderr.Infof("Placing the session here: it runs %s, no answering host fewer", plural(fewest, "session"))
+		return h, true, nil
+	}
+	cl.stderr.Infof("Placing the session on host %s: it runs %s, the fewest (here: %s)", hosts[best].Name, plural(fewest, "session"), plural(running(here), "session"))
+	return hosts[best], false, nil
+}
+
+// plural is "1 session", "2 sessions".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"mas/internal/cli"
+	"mas/internal/remote"
+)
+
+// maxRequest caps the request a host reads: a config of 1 MiB, escaped,
+// and a command line.
+const maxRequest = 4 << 20
+
+// isRemote tells whether args is "mas __remote", the remote side of a
+// request from another machine's mas (docs/hosts.md).
+func isRemote(args []string) bool { return len(args) == 2 && args[1] == remote.Command }
+
+// runRemote is "mas __remote": it reads one remote.Request on stdin, runs
+// its command line here, as "mas ARGS…" would run with the request's root
+// and session, and writes a remote.Reply on stdout with what the command
+// printed and its exit code. The request's words never pass through a
+// shell. The end of stdin after the request means that the caller went
+// (its ssh was killed): the command is then interrupted, as by Ctrl-C.
+func runRemote(ctx context.Context, e cli.IO) int {
+	var req remote.Request
+	dec := json.NewDecoder(io.LimitReader(e.Stdin, maxRequest))
+	if err := dec.Decode(&req); err != nil {
+		return exitCode(fmt.Errorf("%s: read the request on stdin: %w", remote.Command, err), e.Stderr)
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	go func() {
+		io.Copy(io.Discard, e.Stdin)
+		cancel(fmt.Errorf("the caller closed the connection"))
+	}()
+	var stdout, stderr strings.Builder
+	code := runRequest(ctx, e, req, &stdout, &stderr)
+	out, err := json.Marshal(remote.Reply{Protocol: remote.Protocol, Version: version, Exit: code,
+		Stdout: stdout.String(), Stderr: stderr.String()})
+	if err != nil {
+		return exitCode(err, e.Stderr)
+	}
+	if _, err := e.Stdout.Write(append(out, '\n')); err != nil {
+		return exitFailure
+	}
+	return exitOK
+}
+
+// runRequest runs the command line of req with stdout and stderr, and
+// returns its exit code.
+func runRequest(ctx context.Context, e cli.IO, req remote.Request, stdout, stderr io.Writer) int {
+	switch {
+	case req.Protocol != remote.Protocol:
+		return exitCode(fmt.Errorf("%s: protocol %d; this mas (version %s) speaks %d: install the same version on both machines",
+			remote.Command, req.Protocol, version, remote.Protocol), stderr)
+	case len(req.Args) == 0 || slices.Contains(req.Args, remote.Command):
+		return exitCode(fmt.Errorf("%s: the request names no command", remote.Command), stderr)
+	}
+	args := append([]string{e.Args[0]}, req.Args...)
+	if req.Config != "" {
+		path, err := writeConfig([]byte(req.Config))
+		if err != nil {
+			return exitCode(err, stderr)
+		}
+		defer os.Remove(path)
+		args = append(args, "--config", path)
+	}
+	vars := map[string]string{"MAS_SESSION_ID": req.Session, "MAS_SESSION_NAME": ""}
+	if req.Root != "" {
+		vars["MAS_ROOT"] = req.Root
+	}
+	e.Args, e.Stdin, e.Stdout, e.Stderr = args, strings.NewReader(""), stdout, stderr
+	e.StdinTTY, e.StdoutTTY, e.StderrTTY, e.Columns = false, false, false, 0
+	e.Getenv, e.Environ = overlay(e.Getenv, e.Environ, vars)
+	return run(ctx, e)
+}
+
+// overlay is getenv and environ with vars set over them (an empty value
+// unsets).
+func overlay(getenv func(string) string, environ func() []string, vars map[string]string) (func(string) string, func() []string) {
+	get := func(k string) string {
+		if v, ok := vars[k]; ok {
+			return v
+		}
+		return getenv(k)
+	}
+	list := func() []string {
+		var out []string
+		for _, kv := range environ() {
+			if k, _, _ := strings.Cut(kv, "="); !hasKey(vars, k) {
+				out = append(out, kv)
+			}
+		}
+		for k, v := range vars {
+			if v != "" {
+				out = append(out, k+"="+v)
+			}
+		}
+		return out
+	}
+	return get, list
+}
+
+func hasKey(m map[string]string, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
+// writeConfig writes the config of a request to a file of its own, 0600,
+// for the command's --config, which copies it into the session.
+func writeConfig(data []byte) (string, error) {
+	f, err := os.CreateTemp("", "mas-config-*.json")
+	if err != nil {
+		return "", fmt.Errorf("write the config: %w", err)
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", fmt.Errorf("write the config: %w", err)
+	}
+	return f.Name(), nil
+}
