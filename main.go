@@ -61,8 +61,8 @@ func main() {
 		Version:   version,
 	}
 	var code int
-	if isRemote(e.Args) {
-		code = runRemote(ctx, e)
+	if cli.IsRemote(e.Args) {
+		code = cli.ServeRemote(ctx, e, cli.Runner{Run: run, Fail: exitCode})
 	} else {
 		code = run(ctx, e)
 	}

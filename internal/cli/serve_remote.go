@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"mas/internal/cli"
 	"mas/internal/remote"
 )
 
@@ -17,21 +16,30 @@ import (
 // and a command line.
 const maxRequest = 4 << 20
 
-// isRemote tells whether args is "mas __remote", the remote side of a
+// IsRemote tells whether args is "mas __remote", the remote side of a
 // request from another machine's mas (docs/hosts.md).
-func isRemote(args []string) bool { return len(args) == 2 && args[1] == remote.Command }
+func IsRemote(args []string) bool { return len(args) == 2 && args[1] == remote.Command }
 
-// runRemote is "mas __remote": it reads one remote.Request on stdin, runs
-// its command line here, as "mas ARGS…" would run with the request's root
-// and session, and writes a remote.Reply on stdout with what the command
-// printed and its exit code. The request's words never pass through a
-// shell. The end of stdin after the request means that the caller went
-// (its ssh was killed): the command is then interrupted, as by Ctrl-C.
-func runRemote(ctx context.Context, e cli.IO) int {
+// Runner runs a command line as package main does: run returns its exit
+// code, fail prints an error as main does and returns the exit code it
+// means.
+type Runner struct {
+	Run  func(context.Context, IO) int
+	Fail func(error, io.Writer) int
+}
+
+// ServeRemote is "mas __remote": it reads one remote.Request on stdin, runs
+// its command line here with r, as "mas ARGS…" would run with the
+// request's root and session, and writes a remote.Reply on stdout with
+// what the command printed and its exit code. The request's words never
+// pass through a shell. The end of stdin after the request means that the
+// caller went (its ssh was killed): the command is then interrupted, as by
+// Ctrl-C.
+func ServeRemote(ctx context.Context, e IO, r Runner) int {
 	var req remote.Request
 	dec := json.NewDecoder(io.LimitReader(e.Stdin, maxRequest))
 	if err := dec.Decode(&req); err != nil {
-		return exitCode(fmt.Errorf("%s: read the request on stdin: %w", remote.Command, err), e.Stderr)
+		return r.Fail(fmt.Errorf("%s: read the request on stdin: %w", remote.Command, err), e.Stderr)
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -40,33 +48,33 @@ func runRemote(ctx context.Context, e cli.IO) int {
 		cancel(fmt.Errorf("the caller closed the connection"))
 	}()
 	var stdout, stderr strings.Builder
-	code := runRequest(ctx, e, req, &stdout, &stderr)
-	out, err := json.Marshal(remote.Reply{Protocol: remote.Protocol, Version: version, Exit: code,
+	code := r.request(ctx, e, req, &stdout, &stderr)
+	out, err := json.Marshal(remote.Reply{Protocol: remote.Protocol, Version: e.Version, Exit: code,
 		Stdout: stdout.String(), Stderr: stderr.String()})
 	if err != nil {
-		return exitCode(err, e.Stderr)
+		return r.Fail(err, e.Stderr)
 	}
 	if _, err := e.Stdout.Write(append(out, '\n')); err != nil {
-		return exitFailure
+		return r.Fail(fmt.Errorf("%s: write the reply: %w", remote.Command, err), e.Stderr)
 	}
-	return exitOK
+	return 0
 }
 
-// runRequest runs the command line of req with stdout and stderr, and
+// request runs the command line of req with stdout and stderr, and
 // returns its exit code.
-func runRequest(ctx context.Context, e cli.IO, req remote.Request, stdout, stderr io.Writer) int {
+func (r Runner) request(ctx context.Context, e IO, req remote.Request, stdout, stderr io.Writer) int {
 	switch {
 	case req.Protocol != remote.Protocol:
-		return exitCode(fmt.Errorf("%s: protocol %d; this mas (version %s) speaks %d: install the same version on both machines",
-			remote.Command, req.Protocol, version, remote.Protocol), stderr)
+		return r.Fail(fmt.Errorf("%s: protocol %d; this mas (version %s) speaks %d: install the same version on both machines",
+			remote.Command, req.Protocol, e.Version, remote.Protocol), stderr)
 	case len(req.Args) == 0 || slices.Contains(req.Args, remote.Command):
-		return exitCode(fmt.Errorf("%s: the request names no command", remote.Command), stderr)
+		return r.Fail(fmt.Errorf("%s: the request names no command", remote.Command), stderr)
 	}
 	args := append([]string{e.Args[0]}, req.Args...)
 	if req.Config != "" {
 		path, err := writeConfig([]byte(req.Config))
 		if err != nil {
-			return exitCode(err, stderr)
+			return r.Fail(err, stderr)
 		}
 		defer os.Remove(path)
 		args = append(args, "--config", path)
@@ -78,7 +86,7 @@ func runRequest(ctx context.Context, e cli.IO, req remote.Request, stdout, stder
 	e.Args, e.Stdin, e.Stdout, e.Stderr = args, strings.NewReader(""), stdout, stderr
 	e.StdinTTY, e.StdoutTTY, e.StderrTTY, e.Columns = false, false, false, 0
 	e.Getenv, e.Environ = overlay(e.Getenv, e.Environ, vars)
-	return run(ctx, e)
+	return r.Run(ctx, e)
 }
 
 // overlay is getenv and environ with vars set over them (an empty value
