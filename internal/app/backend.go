@@ -25,6 +25,9 @@ type Backend struct{ a *App }
 func NewBackend(a *App) Backend { return Backend{a} }
 
 func (b Backend) Run(ctx context.Context, r api.RunRequest) (*api.Run, error) {
+	if r.Host != "" && r.Host != LocalHost {
+		return b.runOnHost(ctx, r)
+	}
 	prompts, err := ConfigPrompts(r.Agents)
 	if err != nil {
 		return nil, api.Errorf(api.ErrInvalid, "%w", err)
