@@ -1,0 +1,78 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+
+	"mas/internal/api"
+	"mas/internal/remote"
+)
+
+// postRun is POST /runs of b with body: its status and answer.
+func postRun(t *testing.T, b api.Backend, body string) (int, map[string]any) {
+	t.Helper()
+	srv := api.New(b, api.Options{Addr: "127.0.0.1:8765"})
+	w := httptest.NewRecorder()
+	r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:8765/runs", strings.NewReader(body))
+	r.Header.Set("Content-Type", "application/json")
+	srv.ServeHTTP(w, r)
+	var out map[string]any
+	if err := json.Unmarshal(w.Body.Bytes(), &out); err != nil {
+		t.Fatalf("POST /runs %s: %d %s", body, w.Code, w.Body)
+	}
+	return w.Code, out
+}
+
+// TestRunOnAHost: POST /runs with "host" creates the session there (the
+// fake ssh of fakeHost), answers NAME:<uuid>, and makes nothing here;
+// an unknown host or legacy mode on a host is a bad request, a host that
+// does not answer a 502 naming it; "auto" places the session where the
+// fewest run as the HostList last saw them.
+func TestRunOnAHost(t *testing.T) {
+	t.Setenv(fakeHostVar, t.TempDir())
+	a, _, _, _ := testApp(t, map[string]string{"MAS_SSH_COMMAND": os.Args[0]})
+	for _, h := range []remote.Host{{Name: "gpu1", Destination: "gpu1"}, {Name: "lab", Destination: "down"}} {
+		if err := remote.Add(a.Root(), h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := NewBackend(a)
+	for body, want := range map[string]string{
+		`{"agents": {}, "host": "nope"}`:                          `no such host "nope"`,
+		`{"agents": {}, "host": "gpu1", "sessionMode": "legacy"}`: "sessionMode legacy is for this machine",
+		`{"agents": {"bogus": 1}, "host": "gpu1"}`:                "bogus",
+	} {
+		if code, out := postRun(t, b, body); code != http.StatusBadRequest || !strings.Contains(out["error"].(string), want) {
+			t.Errorf("%s: %d %v, want 400 %q", body, code, out, want)
+		}
+	}
+	code, out := postRun(t, b, `{"agents": {}, "host": "lab"}`)
+	if code != http.StatusBadGateway || !strings.HasPrefix(out["error"].(string), "host lab: ssh failed: ssh: connect to host down") {
+		t.Errorf("lab (down): %d %v", code, out)
+	}
+	code, out = postRun(t, b, `{"agents": {"agents": {"units": [{"unitId": 1, "manager": {"id": "21", "prompt": "hi"}}]}}, "host": "gpu1"}`)
+	id, _ := out["sessionId"].(string)
+	if code != http.StatusCreated || out["host"] != "gpu1" || !strings.HasPrefix(id, "gpu1:") || !remote.IsUUID(id[5:]) || out["promptsSent"] != 1.0 {
+		t.Errorf("gpu1: %d %v", code, out)
+	}
+	if local, _, err := a.SessionList(context.Background()); len(local) != 0 || err != nil {
+		t.Errorf("made here: %+v, %v", local, err)
+	}
+
+	// auto: here runs one session, gpu1 one (made above), lab is down:
+	// the tie goes here; then here runs two, and gpu1 is chosen.
+	activeSession(t, a)
+	a.Hosts = NewHostList(a)
+	a.Hosts.Refresh(context.Background())
+	if code, out = postRun(t, b, `{"agents": {}, "host": "auto"}`); code != http.StatusCreated || out["host"] != nil {
+		t.Errorf("auto with a tie: %d %v, want made here", code, out)
+	}
+	if code, out = postRun(t, b, `{"agents": {}, "host": "auto"}`); code != http.StatusCreated || out["host"] != "gpu1" {
+		t.Errorf("auto, here running more: %d %v, want gpu1", code, out)
+	}
+}
