@@ -16,14 +16,23 @@ import (
 // postRun is POST /runs of b with body: its status and answer.
 func postRun(t *testing.T, b api.Backend, body string) (int, map[string]any) {
 	t.Helper()
+	return apiRequest(t, b, http.MethodPost, "/runs", body)
+}
+
+// apiRequest is method path of b's API, with body when not "": its
+// status and answer.
+func apiRequest(t *testing.T, b api.Backend, method, path, body string) (int, map[string]any) {
+	t.Helper()
 	srv := api.New(b, api.Options{Addr: "127.0.0.1:8765"})
 	w := httptest.NewRecorder()
-	r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:8765/runs", strings.NewReader(body))
-	r.Header.Set("Content-Type", "application/json")
+	r := httptest.NewRequest(method, "http://127.0.0.1:8765"+path, strings.NewReader(body))
+	if body != "" {
+		r.Header.Set("Content-Type", "application/json")
+	}
 	srv.ServeHTTP(w, r)
 	var out map[string]any
 	if err := json.Unmarshal(w.Body.Bytes(), &out); err != nil {
-		t.Fatalf("POST /runs %s: %d %s", body, w.Code, w.Body)
+		t.Fatalf("%s %s %s: %d %s", method, path, body, w.Code, w.Body)
 	}
 	return w.Code, out
 }
@@ -62,6 +71,12 @@ func TestRunOnAHost(t *testing.T) {
 	}
 	if local, _, err := a.SessionList(context.Background()); len(local) != 0 || err != nil {
 		t.Errorf("made here: %+v, %v", local, err)
+	}
+	// The routes of one session act on this machine's alone.
+	for _, r := range [][2]string{{http.MethodGet, "/sessions/" + id}, {http.MethodPost, "/sessions/" + id + "/stop"}, {http.MethodDelete, "/sessions/" + id}} {
+		if code, out := apiRequest(t, b, r[0], r[1], ""); code != http.StatusBadRequest {
+			t.Errorf("%s %s: %d %v, want 400", r[0], r[1], code, out)
+		}
 	}
 
 	// auto: here runs one session, gpu1 one (made above), lab is down:

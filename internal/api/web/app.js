@@ -268,8 +268,9 @@ function pickWanted() {
   if (!wanted) return;
   const w = wanted;
   wanted = "";
-  const exact = sessions.filter((s) => s.sessionId === w || s.tmuxSession === w);
-  const found = exact.length ? exact : sessions.filter((s) => s.sessionId.startsWith(w.toLowerCase()));
+  const here = sessions.filter((s) => !s.host); // a host's session is not watched here
+  const exact = here.filter((s) => s.sessionId === w || s.tmuxSession === w);
+  const found = exact.length ? exact : here.filter((s) => s.sessionId.startsWith(w.toLowerCase()));
   if (found.length === 1) {
     select(found[0].sessionId, false);
   } else {
