@@ -48,6 +48,8 @@ type HostState struct {
 	// Sessions are those of the last answer, kept while the host does
 	// not answer.
 	Sessions []Session
+
+	asking bool // a call is under way
 }
 
 // NewHostList is the host list of a's root: it asks each host with a's
@@ -68,12 +70,15 @@ func newHostList(load func() ([]remote.Host, error), list func(context.Context, 
 	return &HostList{load: load, list: list, now: now, kick: make(chan struct{}, 1), states: map[string]*HostState{}}
 }
 
-// Run asks every host at once, now and then every period or sooner when
-// kicked, until ctx ends. A round ends when each host has answered or
-// timed out; each answer is kept as it comes.
+// Run asks every host, now and then every period or sooner when kicked,
+// until ctx ends, and waits for the calls under way to end. A host whose
+// call is still under way (it hangs, up to MAS_HOST_TIMEOUT) is not asked
+// again meanwhile, and holds no other host's next call.
 func (l *HostList) Run(ctx context.Context, period time.Duration) {
+	var calls sync.WaitGroup
+	defer calls.Wait()
 	for {
-		l.Refresh(ctx)
+		l.ask(ctx, &calls)
 		select {
 		case <-ctx.Done():
 			return
@@ -83,8 +88,8 @@ func (l *HostList) Run(ctx context.Context, period time.Duration) {
 	}
 }
 
-// Kick asks for a round as soon as the one under way ends: after a
-// session was created on a host, the list shows it without waiting a
+// Kick asks every host again now (but one whose call is under way): after
+// a session was created on a host, the list shows it without waiting a
 // whole period.
 func (l *HostList) Kick() {
 	select {
@@ -93,34 +98,60 @@ func (l *HostList) Kick() {
 	}
 }
 
-// Refresh runs one round: it reads the hosts, then asks them all at
-// once, keeping each answer as it comes.
+// Refresh asks every host once, and waits for their answers.
 func (l *HostList) Refresh(ctx context.Context) {
-	hosts, err := l.load()
-	l.mu.Lock()
-	l.errLd = err
-	if err == nil {
-		l.hosts = hosts
-		states := map[string]*HostState{}
-		for _, h := range hosts {
-			if st, ok := l.states[h.Name]; ok {
-				states[h.Name] = st
-			} else {
-				states[h.Name] = &HostState{Name: h.Name}
-			}
+	var calls sync.WaitGroup
+	l.ask(ctx, &calls)
+	calls.Wait()
+}
+
+// ask reads the hosts, then asks each one whose last call is over, each
+// answer kept as it comes; calls counts the calls it starts.
+func (l *HostList) ask(ctx context.Context, calls *sync.WaitGroup) {
+	for _, h := range l.reload() {
+		if !l.begin(h.Name) {
+			continue
 		}
-		l.states = states
-	}
-	hosts = l.hosts
-	l.mu.Unlock()
-	var wg sync.WaitGroup
-	for _, h := range hosts {
-		wg.Go(func() {
+		calls.Go(func() {
 			sessions, err := l.list(ctx, h)
 			l.keep(h.Name, hostRows(sessions), err)
 		})
 	}
-	wg.Wait()
+}
+
+// reload reads hosts.json and returns the hosts: those it lists, or
+// those of the last reading when it cannot be read now.
+func (l *HostList) reload() []remote.Host {
+	hosts, err := l.load()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.errLd = err
+	if err != nil {
+		return l.hosts
+	}
+	l.hosts = hosts
+	states := map[string]*HostState{}
+	for _, h := range hosts {
+		if st, ok := l.states[h.Name]; ok {
+			states[h.Name] = st
+		} else {
+			states[h.Name] = &HostState{Name: h.Name}
+		}
+	}
+	l.states = states
+	return hosts
+}
+
+// begin marks a call to host name under way, unless one is.
+func (l *HostList) begin(name string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	st, ok := l.states[name]
+	if !ok || st.asking {
+		return false
+	}
+	st.asking = true
+	return true
 }
 
 // keep stores the answer of host name, or why there is none.
@@ -131,7 +162,7 @@ func (l *HostList) keep(name string, sessions []Session, err error) {
 	if !ok {
 		return // removed from hosts.json meanwhile
 	}
-	st.TriedAt = l.now()
+	st.asking, st.TriedAt = false, l.now()
 	if err != nil {
 		st.Answers, st.Err = false, err.Error()
 		return

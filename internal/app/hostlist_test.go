@@ -6,7 +6,9 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -214,5 +216,52 @@ func TestHostListFollowsHostsFile(t *testing.T) {
 	l.Refresh(context.Background())
 	if states, _ := l.Snapshot(); len(states) != 0 {
 		t.Errorf("gpu1 removed: %+v", states)
+	}
+}
+
+// TestHostListRunsPastAHangingHost: while one host's call hangs, Run asks
+// the others again when kicked (a session made on one shows), never
+// starts a second call to the host that hangs, and ends its calls when
+// its context ends.
+func TestHostListRunsPastAHangingHost(t *testing.T) {
+	var mu sync.Mutex
+	gpu1 := []Session{hostRow(idA, isolated.Active)}
+	slowCalls := 0
+	fake := &fakeHosts{
+		hosts: []remote.Host{{Name: "gpu1", Destination: "gpu1"}, {Name: "slow", Destination: "slow"}},
+		answers: map[string]func(context.Context) ([]Session, error){
+			"gpu1": func(context.Context) ([]Session, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				return slices.Clone(gpu1), nil
+			},
+			"slow": func(ctx context.Context) ([]Session, error) {
+				mu.Lock()
+				slowCalls++
+				mu.Unlock()
+				<-ctx.Done()
+				return nil, &remote.Error{Host: "slow", Err: errors.New("interrupted")}
+			},
+		},
+	}
+	l := newHostList(fake.load, fake.list, time.Now)
+	ctx, cancel := context.WithCancel(context.Background())
+	ran := make(chan struct{})
+	go func() { l.Run(ctx, time.Hour); close(ran) }()
+	waitSnapshot(t, l, "gpu1's first answer", func(by map[string]HostState) bool { return len(by["gpu1"].Sessions) == 1 })
+	mu.Lock()
+	gpu1 = append(gpu1, hostRow(idB, isolated.Active))
+	mu.Unlock()
+	l.Kick()
+	waitSnapshot(t, l, "gpu1's second answer", func(by map[string]HostState) bool { return len(by["gpu1"].Sessions) == 2 })
+	mu.Lock()
+	if slowCalls != 1 {
+		t.Errorf("slow was asked %d times while its call hung, want once", slowCalls)
+	}
+	mu.Unlock()
+	cancel()
+	<-ran
+	if states, _ := l.Snapshot(); states[1].Answers || states[1].Err != "host slow: interrupted" {
+		t.Errorf("slow once Run ended: %+v", states[1])
 	}
 }
