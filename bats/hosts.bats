@@ -459,7 +459,7 @@ api_host_down() {
 	curl -sS "$API/sessions" | jq -e --arg h "$1" 'any(.hosts[]; .name == $h and .answers == false and .error != null)' >/dev/null
 }
 
-@test "mas serve lists every host's sessions from memory (a hanging host holds up no request), and POST /runs creates one on a host" {
+@test "mas serve lists every host's sessions from memory (a hanging host holds up no request); POST /runs creates one on a host, stop, resume and DELETE act on it there" {
 	use_idle_agent
 	add_host alpha
 	local a here
@@ -496,6 +496,21 @@ api_host_down() {
 	wait_until "GET /sessions lists the new session" api_lists "$b"
 	assert_file_not_exists "$(host_root alpha)/pwned"
 	assert_file_not_exists pwned
+
+	# Stop, resume and remove it through the API, on alpha.
+	run curl -sS -X POST "$API/sessions/$b/stop"
+	assert_success
+	assert_equal "$(jq -r '.sessionId + " " + .status' <<<"$output")" "$b stopped"
+	assert_equal "$(on_host alpha "$MAS_BIN" session show "${b#alpha:}" --json | jq -r .status)" stopped
+	run curl -sS -X POST "$API/sessions/$b/resume"
+	assert_success
+	assert_equal "$(jq -r '.sessionId + " " + .host + " " + .status' <<<"$output")" "$b alpha active"
+	run curl -sS -o /dev/null -w '%{http_code}' -X DELETE "$API/sessions/$b"
+	assert_output 502 # it runs: the host's mas refuses
+	run curl -sS -X DELETE "$API/sessions/$b?force=true"
+	assert_success
+	assert_equal "$(jq -r '.sessionId + " " + (.removed | tostring)' <<<"$output")" "$b true"
+	assert_equal "$(session_dirs "$(host_root alpha)")" "${a#alpha:}"
 
 	# A host that is down: a 502 naming it, nothing made here; a bad host
 	# name or legacy mode on a host: a 400.

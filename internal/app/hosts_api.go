@@ -2,10 +2,14 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 	"time"
 
 	"mas/internal/api"
+	"mas/internal/layout"
 	"mas/internal/remote"
 )
 
@@ -70,15 +74,9 @@ func (b Backend) runOnHost(ctx context.Context, r api.RunRequest) (*api.Run, err
 	}
 	started := b.a.Now().UTC().Format(time.RFC3339)
 	c, err := b.a.CreateOnHost(ctx, h, r.Agents)
-	if b.a.Hosts != nil {
-		b.a.Hosts.Kick() // the list shows it at the next round, now
-	}
-	var re *remote.Error
-	if errors.As(err, &re) {
-		return nil, api.Errorf(api.ErrHost, "%w", err)
-	}
+	b.kickHosts()
 	if err != nil {
-		return nil, err
+		return nil, hostError(err)
 	}
 	field := func(k string) string { v, _ := c.Session[k].(string); return v }
 	// The host's mas exits 0 once every prompt is typed in: a prompt it
@@ -118,4 +116,110 @@ func (b Backend) placeRun(ctx context.Context, name string) (h remote.Host, loca
 	}
 	h, err = remote.Lookup(b.a.Root(), states[best].Name)
 	return h, false, err
+}
+
+// kickHosts has the HostList ask the hosts again now, after a change made
+// on one: the list shows it without waiting a whole period.
+func (b Backend) kickHosts() {
+	if b.a.Hosts != nil {
+		b.a.Hosts.Kick()
+	}
+}
+
+// hostError gives a host's failure (unreachable, garbage, late, or its
+// command failed there) the status 502, its message naming the host.
+func hostError(err error) error {
+	var re *remote.Error
+	if errors.As(err, &re) {
+		return api.Errorf(api.ErrHost, "%w", err)
+	}
+	return err
+}
+
+// onHost reads the API's {id} as NAME:<uuid>, a session of host NAME of
+// the root: ok is false when the part before ':' names no host (the id
+// is then this machine's, and refused as before). A host's session is
+// named by its whole id, as GET /sessions lists it.
+func (b Backend) onHost(ref string) (h remote.Host, id string, ok bool, err error) {
+	name, id, found := strings.Cut(ref, ":")
+	if !found {
+		return h, "", false, nil
+	}
+	h, err = remote.Lookup(b.a.Root(), name)
+	if err != nil {
+		return h, "", false, nil
+	}
+	if !remote.IsUUID(id) {
+		return h, "", true, api.Errorf(api.ErrInvalid, "%s: name a session of host %s by its whole id, %s:<uuid>, as GET /sessions lists it", layout.Printable(ref), name, name)
+	}
+	return h, id, true, nil
+}
+
+// actOnHost runs mas args… -- id on host h within timeout, as the command
+// line runs session stop|resume|rm NAME:<id>; the HostList asks the hosts
+// again once it is done.
+func (b Backend) actOnHost(ctx context.Context, h remote.Host, id string, timeout time.Duration, args ...string) error {
+	_, err := b.a.CallHost(ctx, h, remote.Request{Args: append(args, "--", id)}, timeout)
+	b.kickHosts()
+	return hostError(err)
+}
+
+// shownOnHost is session id of host h as its session show --json says.
+func (b Backend) shownOnHost(ctx context.Context, h remote.Host, id string) (*api.Session, error) {
+	timeout, err := b.a.HostTimeout()
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.a.CallHost(ctx, h, remote.Request{Args: []string{"session", "show", "--json", "--", id}}, timeout)
+	if err != nil {
+		return nil, hostError(err)
+	}
+	var s Session
+	if err := json.Unmarshal([]byte(r.Stdout), &s); err != nil || s.SessionID != id {
+		return nil, api.Errorf(api.ErrHost, "host %s: its session show --json is not session %s", h.Name, id)
+	}
+	j := apiSession(s)
+	j.SessionID, j.Host = h.Name+":"+id, h.Name
+	return &j, nil
+}
+
+// stopOnHost is POST /sessions/NAME:<uuid>/stop: session stop there.
+func (b Backend) stopOnHost(ctx context.Context, h remote.Host, id string) (*api.Session, error) {
+	timeout, err := b.a.HostTimeout()
+	if err != nil {
+		return nil, err
+	}
+	if err := b.actOnHost(ctx, h, id, timeout, "session", "stop"); err != nil {
+		return nil, err
+	}
+	return b.shownOnHost(ctx, h, id)
+}
+
+// resumeOnHost is POST /sessions/NAME:<uuid>/resume: session resume
+// there, which waits as long as a start may.
+func (b Backend) resumeOnHost(ctx context.Context, h remote.Host, id string) (*api.Session, error) {
+	ready, err := b.a.ReadyTimeout()
+	if err != nil {
+		return nil, err
+	}
+	if err := b.actOnHost(ctx, h, id, ready+CreateAllowance, "session", "resume"); err != nil {
+		return nil, err
+	}
+	return b.shownOnHost(ctx, h, id)
+}
+
+// removeOnHost is DELETE /sessions/NAME:<uuid>: session rm there.
+func (b Backend) removeOnHost(ctx context.Context, h remote.Host, id string, force bool) (string, error) {
+	timeout, err := b.a.HostTimeout()
+	if err != nil {
+		return "", err
+	}
+	args := []string{"session", "rm"}
+	if force {
+		args = append(args, "--force")
+	}
+	if err := b.actOnHost(ctx, h, id, timeout, args...); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s:%s", h.Name, id), nil
 }

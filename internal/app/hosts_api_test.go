@@ -41,7 +41,8 @@ func apiRequest(t *testing.T, b api.Backend, method, path, body string) (int, ma
 // fake ssh of fakeHost), answers NAME:<uuid>, and makes nothing here;
 // an unknown host or legacy mode on a host is a bad request, a host that
 // does not answer a 502 naming it; "auto" places the session where the
-// fewest run as the HostList last saw them.
+// fewest run as the HostList last saw them. Stop, resume and DELETE of
+// NAME:<uuid> act on the host, whose refusal is a 502.
 func TestRunOnAHost(t *testing.T) {
 	t.Setenv(fakeHostVar, t.TempDir())
 	a, _, _, _ := testApp(t, map[string]string{"MAS_SSH_COMMAND": os.Args[0]})
@@ -72,16 +73,31 @@ func TestRunOnAHost(t *testing.T) {
 	if local, _, err := a.SessionList(context.Background()); len(local) != 0 || err != nil {
 		t.Errorf("made here: %+v, %v", local, err)
 	}
-	// The routes of one session act on this machine's alone.
-	for _, r := range [][2]string{{http.MethodGet, "/sessions/" + id}, {http.MethodPost, "/sessions/" + id + "/stop"}, {http.MethodDelete, "/sessions/" + id}} {
-		if code, out := apiRequest(t, b, r[0], r[1], ""); code != http.StatusBadRequest {
-			t.Errorf("%s %s: %d %v, want 400", r[0], r[1], code, out)
+	// Stop, resume and remove act there; a host refusing is a 502 with
+	// its words; a host's id is whole; the other routes are this
+	// machine's alone.
+	for _, r := range []struct {
+		method, path string
+		code         int
+		want         string
+	}{
+		{http.MethodDelete, "/sessions/" + id, http.StatusBadGateway, "host gpu1: session " + id[5:] + " is running; stop it first"},
+		{http.MethodPost, "/sessions/" + id + "/stop", http.StatusOK, `"stopped"`},
+		{http.MethodPost, "/sessions/" + id + "/resume", http.StatusOK, `"status":"active"`},
+		{http.MethodPost, "/sessions/gpu1:" + id[5:13] + "/stop", http.StatusBadRequest, "by its whole id, gpu1:"},
+		{http.MethodGet, "/sessions/" + id, http.StatusBadRequest, "malformed"},
+		{http.MethodPost, "/sessions/" + id + "/stop", http.StatusOK, `"stopped"`},
+		{http.MethodDelete, "/sessions/" + id, http.StatusOK, `"removed":true`},
+		{http.MethodDelete, "/sessions/" + id, http.StatusBadGateway, "host gpu1: no session " + id[5:]},
+	} {
+		code, out := apiRequest(t, b, r.method, r.path, "")
+		if body, _ := json.Marshal(out); code != r.code || !strings.Contains(string(body), r.want) {
+			t.Errorf("%s %s: %d %s, want %d %s", r.method, r.path, code, body, r.code, r.want)
 		}
 	}
 
-	// auto: here runs one session, gpu1 one (made above), lab is down:
-	// the tie goes here; then here runs two, and gpu1 is chosen.
-	activeSession(t, a)
+	// auto: nothing runs here nor on gpu1 (its session is removed), lab is
+	// down: the tie goes here; then here runs one, and gpu1 is chosen.
 	a.Hosts = NewHostList(a)
 	a.Hosts.Refresh(context.Background())
 	if code, out = postRun(t, b, `{"agents": {}, "host": "auto"}`); code != http.StatusCreated || out["host"] != nil {

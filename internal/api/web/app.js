@@ -412,16 +412,17 @@ document.getElementById("create").elements.host.addEventListener("change", hostC
 
 // actions are a session's buttons: watch it, and what its state allows.
 // Remove is offered for a session that does not run: a running one is
-// stopped first (the page never sends force). A host's session has none:
-// the command line acts on it (mas session stop NAME:<id>).
+// stopped first (the page never sends force). A host's session is not
+// watched here: its row says the command that attaches to it.
 function actions(s) {
   const out = [];
   if (s.host) {
     const ref = s.sessionId.slice(0, s.host.length + 9);
-    out.push(el("span", "on host " + s.host + ": mas session attach " + ref, "quiet hint"));
-    return out;
+    const hint = el("span", "mas session attach " + ref, "quiet hint");
+    hint.title = "Its screens are on host " + s.host + ": attach from a terminal";
+    out.push(hint);
   }
-  if (s.status !== "orphan") {
+  if (s.status !== "orphan" && !s.host) {
     const watch = button(s.sessionId === selected ? "Watching" : "Watch", "watch", () => select(s.sessionId));
     watch.disabled = s.sessionId === selected;
     out.push(watch);
@@ -454,8 +455,13 @@ async function act(question, method, path) {
 function stopSession(s) {
   const q = s.status === "orphan" ?
     "End the orphaned tmux session " + s.tmuxSession + "? Its session directory is gone already." :
-    "Stop session " + s.tmuxSession + "? Its agents end; its files stay.";
+    "Stop session " + s.tmuxSession + where(s) + "? Its agents end; its files stay.";
   return act(q, "POST", sessionPath(s, "/stop"));
+}
+
+// where is " on host NAME" for a host's session, "" for this machine's.
+function where(s) {
+  return s.host ? " on host " + s.host : "";
 }
 
 function resumeSession(s) {
@@ -463,7 +469,7 @@ function resumeSession(s) {
 }
 
 async function removeSession(s) {
-  const removed = await act("Remove session " + s.tmuxSession + " (" + s.sessionId + ")?\n\nIts directory " + s.workingDir +
+  const removed = await act("Remove session " + s.tmuxSession + " (" + s.sessionId + ")" + where(s) + "?\n\nIts directory " + s.workingDir +
     " and everything in it (workspace, prompts, logs) are deleted. This cannot be undone.",
   "DELETE", sessionPath(s));
   if (removed && s.sessionId === selected) select("");
