@@ -434,3 +434,95 @@ one_remote() {
 	assert_equal "$status" 130
 	wait_until "the host's mas $remote has ended" exited "$remote"
 }
+
+# api_lists ID tells whether GET /sessions of $API lists session ID.
+api_lists() {
+	curl -sS "$API/sessions" | jq -e --arg id "$1" 'any(.sessions[]; .sessionId == $id)' >/dev/null
+}
+
+# post_run JSON [CURL_ARG…] posts JSON to $API/runs: output is the
+# status, $BATS_TEST_TMPDIR/body the answer.
+post_run() {
+	local json=$1
+	shift
+	curl -sS -o "$BATS_TEST_TMPDIR/body" -w '%{http_code}' -X POST "$API/runs" -H 'Content-Type: application/json' "$@" -d "$json"
+}
+
+# answered FILTER is jq FILTER of the last answer of post_run.
+answered() {
+	jq -r "$1" "$BATS_TEST_TMPDIR/body"
+}
+
+# api_host_down NAME tells whether GET /sessions of $API says that host
+# NAME does not answer, with an error.
+api_host_down() {
+	curl -sS "$API/sessions" | jq -e --arg h "$1" 'any(.hosts[]; .name == $h and .answers == false and .error != null)' >/dev/null
+}
+
+@test "mas serve lists every host's sessions from memory (a hanging host holds up no request); POST /runs creates one on a host, stop, resume and DELETE act on it there" {
+	use_idle_agent
+	add_host alpha
+	local a here
+	a="$(mas session create --host alpha --no-attach 2>/dev/null)"
+	here="$(mas session create --no-attach 2>/dev/null)"
+	add_host beta
+	stop_sshd beta
+	add_host stuck
+	fake_mas stuck 'touch "$HOME/reached"; exec sleep 600'
+	# The hosts are asked with ten minutes each: stuck's call lasts.
+	MAS_HOST_TIMEOUT=600 start_serve "$WORK"
+	wait_until "GET /sessions lists alpha's session" api_lists "$a"
+	wait_until "GET /sessions says beta is down" api_host_down beta
+	wait_until "stuck is asked" test -e "$BATS_TEST_TMPDIR/hosts/stuck/home/reached"
+	run curl -sS -m "$WAIT_LIMIT" "$API/sessions"
+	assert_success
+	run jq -c '.total, [.sessions[] | [.host, .sessionId, .status, .mode]], [.hosts[] | [.name, .answers, (.error // "" | test("Connection refused")), (.fetchedAt != null)]]' <<<"$output"
+	assert_line --index 0 2
+	assert_line --index 1 "[[null,\"$here\",\"active\",\"isolated\"],[\"alpha\",\"$a\",\"active\",\"isolated\"]]"
+	assert_line --index 2 '[["alpha",true,false,true],["beta",false,true,false],["stuck",false,false,false]]'
+
+	# Create on alpha: the session is there, nothing is made here, and the
+	# list shows it without waiting for stuck.
+	local before
+	before="$(session_dirs "$WORK")"
+	run post_run '{"agents": {"metaManager": {"prompt": "$(touch pwned) plan it"}}, "host": "alpha"}'
+	assert_output 201
+	local b
+	b="$(answered .sessionId)"
+	[[ "$b" =~ ^alpha:[0-9a-f-]{36}$ ]] || fail "answer: $(cat "$BATS_TEST_TMPDIR/body")"
+	assert_equal "$(answered .host)" alpha
+	assert_equal "$(session_dirs "$(host_root alpha)")" "$(printf '%s\n%s' "${a#alpha:}" "${b#alpha:}" | sort)"
+	assert_equal "$(session_dirs "$WORK")" "$before"
+	wait_until "GET /sessions lists the new session" api_lists "$b"
+	assert_file_not_exists "$(host_root alpha)/pwned"
+	assert_file_not_exists pwned
+
+	# Stop, resume and remove it through the API, on alpha.
+	run curl -sS -X POST "$API/sessions/$b/stop"
+	assert_success
+	assert_equal "$(jq -r '.sessionId + " " + .status' <<<"$output")" "$b stopped"
+	assert_equal "$(on_host alpha "$MAS_BIN" session show "${b#alpha:}" --json | jq -r .status)" stopped
+	run curl -sS -X POST "$API/sessions/$b/resume"
+	assert_success
+	assert_equal "$(jq -r '.sessionId + " " + .host + " " + .status' <<<"$output")" "$b alpha active"
+	run curl -sS -o /dev/null -w '%{http_code}' -X DELETE "$API/sessions/$b"
+	assert_output 502 # it runs: the host's mas refuses
+	run curl -sS -X DELETE "$API/sessions/$b?force=true"
+	assert_success
+	assert_equal "$(jq -r '.sessionId + " " + (.removed | tostring)' <<<"$output")" "$b true"
+	assert_equal "$(session_dirs "$(host_root alpha)")" "${a#alpha:}"
+
+	# A host that is down: a 502 naming it, nothing made here; a bad host
+	# name or legacy mode on a host: a 400.
+	run post_run '{"agents": {}, "host": "beta"}'
+	assert_output 502
+	[[ "$(answered .error)" == "host beta: ssh failed: "*"Connection refused"* ]] || fail "answer: $(cat "$BATS_TEST_TMPDIR/body")"
+	run post_run '{"agents": {}, "host": "gamma"}'
+	assert_output 400
+	run post_run '{"agents": {}, "host": "alpha", "sessionMode": "legacy"}'
+	assert_output 400
+	assert_equal "$(session_dirs "$WORK")" "$before"
+	# The API's checks hold for the new field: another origin is refused.
+	run post_run '{"agents": {}, "host": "alpha"}' -H 'Origin: http://evil.test'
+	assert_output 403
+}

@@ -88,6 +88,10 @@ type Backend interface {
 type RunRequest struct {
 	Agents      json.RawMessage `json:"agents"`
 	SessionMode string          `json:"sessionMode,omitempty"`
+	// Host is where the session is made: a host of the root, "auto"
+	// (the one that runs the fewest sessions, this machine counted) or
+	// "local"; absent: this machine.
+	Host string `json:"host,omitempty"`
 }
 
 // Run is the answer to POST /runs.
@@ -102,10 +106,14 @@ type Run struct {
 	Status       string `json:"status"`
 	PromptsSent  int    `json:"promptsSent"`
 	Error        string `json:"error,omitempty"` // prompts that could not be delivered
+	// Host is the host the session was made on (SessionID is then
+	// NAME:<uuid>); absent for this machine.
+	Host string `json:"host,omitempty"`
 }
 
 // Session is one session, as lists and details show it.
 type Session struct {
+	// SessionID is NAME:<uuid> for a session of host NAME (Host).
 	SessionID   string `json:"sessionId"`
 	TmuxSession string `json:"tmuxSession"`
 	Status      string `json:"status"`
@@ -139,6 +147,8 @@ type Session struct {
 	// Agents are its agents while it runs, in roster order: in GET
 	// /sessions/{id} only.
 	Agents []Agent `json:"agents,omitempty"`
+	// Host is the host the session runs on; absent for this machine's.
+	Host string `json:"host,omitempty"`
 }
 
 // MessageRequest is the body of POST /message.
@@ -465,7 +475,7 @@ func writeError(w http.ResponseWriter, err error) {
 		status = http.StatusNotFound
 	case errors.Is(err, ErrConflict):
 		status = http.StatusConflict
-	case errors.Is(err, ErrPartial):
+	case errors.Is(err, ErrPartial), errors.Is(err, ErrHost):
 		status = http.StatusBadGateway
 	}
 	writeJSON(w, status, errorBody{err.Error(), status})

@@ -86,10 +86,7 @@ func (h handlers) run(w http.ResponseWriter, r *http.Request) {
 
 func (h handlers) sessions(w http.ResponseWriter, r *http.Request) {
 	list, err := h.b.Sessions(r.Context())
-	if list == nil {
-		list = []Session{}
-	}
-	answer(w, http.StatusOK, map[string]any{"sessions": list, "total": len(list)}, err)
+	answer(w, http.StatusOK, withHosts(h.b, list), err)
 }
 
 func (h handlers) session(w http.ResponseWriter, r *http.Request) {

@@ -47,6 +47,9 @@ type App struct {
 	// Daemon is the root's background HTTP server; nil: none is started,
 	// stopped or found.
 	Daemon Daemon
+	// Hosts keeps the hosts' session lists for the HTTP API; nil: the
+	// API lists this machine's sessions alone (no mas serve runs here).
+	Hosts *HostList
 
 	// sessionFileWarning makes the warning of an untrusted .mas_session
 	// one per process, however often sessions are selected.

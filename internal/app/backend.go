@@ -25,6 +25,9 @@ type Backend struct{ a *App }
 func NewBackend(a *App) Backend { return Backend{a} }
 
 func (b Backend) Run(ctx context.Context, r api.RunRequest) (*api.Run, error) {
+	if r.Host != "" && r.Host != LocalHost {
+		return b.runOnHost(ctx, r)
+	}
 	prompts, err := ConfigPrompts(r.Agents)
 	if err != nil {
 		return nil, api.Errorf(api.ErrInvalid, "%w", err)
@@ -121,6 +124,12 @@ func (b Backend) Session(ctx context.Context, ref string) (*api.Session, error) 
 // Stop stops a session of the root, its legacy session, or ends an orphan
 // of it (by its tmux name, as GET /sessions lists them).
 func (b Backend) Stop(ctx context.Context, ref string) (*api.Session, error) {
+	if h, id, ok, err := b.onHost(ref); ok {
+		if err != nil {
+			return nil, err
+		}
+		return b.stopOnHost(ctx, h, id)
+	}
 	root, id, err := b.find(ref)
 	if leg := (*LegacyError)(nil); errors.As(err, &leg) {
 		return b.stopLegacy(ctx, leg.Name)
@@ -160,6 +169,12 @@ func (b Backend) stopLegacy(ctx context.Context, name string) (*api.Session, err
 }
 
 func (b Backend) Resume(ctx context.Context, ref string) (*api.Session, error) {
+	if h, id, ok, err := b.onHost(ref); ok {
+		if err != nil {
+			return nil, err
+		}
+		return b.resumeOnHost(ctx, h, id)
+	}
 	root, id, err := b.find(ref)
 	if leg := (*LegacyError)(nil); errors.As(err, &leg) {
 		return nil, api.Errorf(api.ErrInvalid, "%w: start it again with POST /runs (\"sessionMode\": \"legacy\") or mas start", leg)
@@ -174,6 +189,12 @@ func (b Backend) Resume(ctx context.Context, ref string) (*api.Session, error) {
 }
 
 func (b Backend) Remove(ctx context.Context, ref string, force bool) (string, error) {
+	if h, id, ok, err := b.onHost(ref); ok {
+		if err != nil {
+			return "", err
+		}
+		return b.removeOnHost(ctx, h, id, force)
+	}
 	root, id, err := b.find(ref)
 	if leg := (*LegacyError)(nil); errors.As(err, &leg) {
 		return "", api.Errorf(api.ErrInvalid, "%w: it has no directory of its own to remove; stop it with POST /sessions/%s/stop or mas stop", leg, layout.Printable(leg.Name))

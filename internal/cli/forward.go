@@ -16,11 +16,6 @@ import (
 	"mas/internal/remote"
 )
 
-// createAllowance bounds a request that makes or starts a session on a
-// host (session create, resume) beyond the agents' MAS_READY_TIMEOUT: a
-// busy host takes seconds to lay out 13 panes.
-const createAllowance = 2 * time.Minute
-
 // hostRef reads ref as NAME:<id or prefix>, a session of host NAME: ok
 // is false for a reference with no ':', which is this machine's. A name
 // that is no host of the root, or an empty id, is an error: a session
@@ -215,7 +210,7 @@ func (cl *CommandLine) timeoutOf(cmd *command) (time.Duration, error) {
 		return 0, nil
 	case cmdSessionCreate, cmdSessionResume:
 		ready, err := cl.app.ReadyTimeout()
-		return ready + createAllowance, err
+		return ready + app.CreateAllowance, err
 	}
 	return cl.hostTimeout()
 }
@@ -373,33 +368,22 @@ func (cl *CommandLine) createHost(ctx context.Context, name string) (*remote.Hos
 // prints NAME:<uuid> (with --json, the session as the host's session show
 // --json prints it, with "host"). Nothing is written on this side.
 func (cl *CommandLine) createOnHost(ctx context.Context, r *reading, h remote.Host) error {
-	req := remote.Request{Args: []string{"session", "create", "--no-attach", "--json"}}
+	var config []byte
 	if path, ok := flagValue(r.flags, "--config"); ok {
 		data, _, err := app.ReadConfig(cl.app.Abs(path))
 		if err != nil {
 			return app.StartFailed(app.Isolated, err)
 		}
-		req.Config = string(data)
+		config = data
 	}
-	timeout, err := cl.timeoutOf(cmdSessionCreate)
+	created, err := cl.app.CreateOnHost(ctx, h, config)
 	if err != nil {
 		return err
 	}
-	rep, err := cl.callHost(ctx, h, req, timeout)
-	if err != nil {
-		return err
-	}
-	var s map[string]any
-	if err := json.Unmarshal([]byte(rep.Stdout), &s); err != nil {
-		return &remote.Error{Host: h.Name, Err: fmt.Errorf("its session create --json is not JSON: %w", err)}
-	}
-	id, _ := s["sessionId"].(string)
-	if !remote.IsUUID(id) {
-		return &remote.Error{Host: h.Name, Err: fmt.Errorf("it created session %q, which is no session id", layout.Printable(id))}
-	}
+	s, id := created.Session, created.ID
 	// The host's hint names the session as the host knows it: this
 	// side's follows.
-	cl.relay(cl.io.Stderr.Write, dropLines(rep.Stderr, "attach with: "))
+	cl.relay(cl.io.Stderr.Write, dropLines(created.Stderr, "attach with: "))
 	ref := h.Name + ":" + id
 	cl.stderr.Infof("Session %s is running on host %s; attach with: mas session attach %s", ref, h.Name, h.Name+":"+id[:8])
 	if switchOn(r.flags, "--json") {

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"sync"
 	"time"
 
@@ -80,17 +78,7 @@ func (cl *CommandLine) withHostSessions(ctx context.Context, local []app.Session
 // hostSessions are the sessions of host h, as its session list --json
 // says.
 func (cl *CommandLine) hostSessions(ctx context.Context, h remote.Host, timeout time.Duration) ([]app.Session, error) {
-	r, err := cl.callHost(ctx, h, remote.Request{Args: []string{"session", "list", "--json"}}, timeout)
-	if err != nil {
-		return nil, err
-	}
-	var list struct {
-		Sessions []app.Session `json:"sessions"`
-	}
-	if err := json.Unmarshal([]byte(r.Stdout), &list); err != nil {
-		return nil, &remote.Error{Host: h.Name, Err: fmt.Errorf("its session list --json is not a list: %w", err)}
-	}
-	return list.Sessions, nil
+	return cl.app.HostSessions(ctx, h, timeout)
 }
 
 // hostsToAsk are the hosts of the root, and how long each may take to

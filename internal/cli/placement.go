@@ -7,23 +7,10 @@ import (
 
 	"mas/internal/app"
 	"mas/internal/remote"
-	"mas/isolated"
 )
 
 // autoHost is the --host of session create that lets mas choose.
 const autoHost = "auto"
-
-// running counts the sessions of a list whose agents run: active, or
-// orphaned (a tmux session whose directory is gone still runs its 13).
-func running(sessions []app.Session) int {
-	n := 0
-	for _, s := range sessions {
-		if s.Status == isolated.Active || s.Status == isolated.Orphaned {
-			n++
-		}
-	}
-	return n
-}
 
 // place chooses where session create --host auto makes the session: the
 // machine, this one or a host of the root that answers, that runs the
@@ -46,25 +33,22 @@ func (cl *CommandLine) place(ctx context.Context) (h remote.Host, local bool, er
 	for i, h := range hosts {
 		wg.Go(func() {
 			sessions, err := cl.hostSessions(ctx, h, timeout)
-			counts[i], errs[i] = running(sessions), err
+			counts[i], errs[i] = app.Running(sessions), err
 		})
 	}
 	wg.Wait()
-	best, fewest := -1, running(here)
-	for i := range hosts {
-		if errs[i] != nil {
-			cl.stderr.Warnf("%v; not a place for the session", errs[i])
-			continue
-		}
-		if counts[i] < fewest {
-			best, fewest = i, counts[i]
+	answered := make([]bool, len(hosts))
+	for i, err := range errs {
+		if answered[i] = err == nil; err != nil {
+			cl.stderr.Warnf("%v; not a place for the session", err)
 		}
 	}
+	best := app.Fewest(app.Running(here), counts, answered)
 	if best < 0 {
-		cl.stderr.Infof("Placing the session here: it runs %s, no answering host fewer", plural(fewest, "session"))
+		cl.stderr.Infof("Placing the session here: it runs %s, no answering host fewer", plural(app.Running(here), "session"))
 		return h, true, nil
 	}
-	cl.stderr.Infof("Placing the session on host %s: it runs %s, the fewest (here: %s)", hosts[best].Name, plural(fewest, "session"), plural(running(here), "session"))
+	cl.stderr.Infof("Placing the session on host %s: it runs %s, the fewest (here: %s)", hosts[best].Name, plural(counts[best], "session"), plural(app.Running(here), "session"))
 	return hosts[best], false, nil
 }
 

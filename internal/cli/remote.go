@@ -2,43 +2,17 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
-	"mas/internal/app"
-	"mas/internal/layout"
 	"mas/internal/remote"
 )
 
-// defaultHostTimeout bounds a request to a host that answers at once
-// (list, show, stop…), when MAS_HOST_TIMEOUT does not say otherwise.
-const defaultHostTimeout = 15 * time.Second
-
 // hostTimeout is how long a request that answers at once may take:
 // MAS_HOST_TIMEOUT seconds, 15 by default.
-func (cl *CommandLine) hostTimeout() (time.Duration, error) {
-	v := cl.io.Getenv("MAS_HOST_TIMEOUT")
-	if v == "" {
-		return defaultHostTimeout, nil
-	}
-	s, err := strconv.ParseFloat(v, 64)
-	if err != nil || s <= 0 || s > 24*3600 {
-		return 0, app.Usagef("MAS_HOST_TIMEOUT=%q: give a number of seconds above 0", v)
-	}
-	return time.Duration(s * float64(time.Second)), nil
-}
+func (cl *CommandLine) hostTimeout() (time.Duration, error) { return cl.app.HostTimeout() }
 
 // ssh is the ssh command line of MAS_SSH_COMMAND.
-func (cl *CommandLine) ssh() (remote.SSH, error) {
-	s, err := remote.ParseSSH(cl.io.Getenv("MAS_SSH_COMMAND"), cl.io.Getenv)
-	if err != nil {
-		return s, app.Usagef("%v", err)
-	}
-	return s, nil
-}
+func (cl *CommandLine) ssh() (remote.SSH, error) { return cl.app.SSH() }
 
 // host is the host of the root named name.
 func (cl *CommandLine) host(name string) (remote.Host, error) {
@@ -55,37 +29,7 @@ func (cl *CommandLine) isHost(name string) bool {
 // within timeout (0: until it is over or ctx ends). A command that fails
 // there is an error naming h, with what the host's mas said.
 func (cl *CommandLine) callHost(ctx context.Context, h remote.Host, req remote.Request, timeout time.Duration) (remote.Reply, error) {
-	s, err := cl.ssh()
-	if err != nil {
-		return remote.Reply{}, err
-	}
-	r, err := s.Call(ctx, h, req, timeout)
-	if err != nil {
-		return r, err
-	}
-	if r.Exit != 0 {
-		return r, &remote.Error{Host: h.Name, Err: errors.New(remoteMessage(r.Stderr, r.Exit))}
-	}
-	return r, nil
-}
-
-// remoteMessage is what a host's mas said on stderr when its command
-// failed: its lines, printable, without their "mas: " (ours adds one), at
-// most a few.
-func remoteMessage(stderr string, exit int) string {
-	var lines []string
-	for _, l := range strings.Split(strings.TrimSpace(stderr), "\n") {
-		if l = strings.TrimSpace(strings.TrimPrefix(l, "mas: ")); l != "" {
-			lines = append(lines, layout.Printable(l))
-		}
-	}
-	if len(lines) > 8 {
-		lines = append(lines[:8], "…")
-	}
-	if len(lines) == 0 {
-		return fmt.Sprintf("its mas exited %d and said nothing", exit)
-	}
-	return strings.Join(lines, "\n")
+	return cl.app.CallHost(ctx, h, req, timeout)
 }
 
 // hostNames are the names of the root's hosts, for completion; none when

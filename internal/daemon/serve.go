@@ -104,9 +104,18 @@ func (s *Server) serve(ctx context.Context, addr string) error {
 		defer close(supervised)
 		a.Supervise(supervising)
 	}()
+	// The hosts' sessions, asked in the background: GET /sessions reads
+	// them from memory.
+	a.Hosts = app.NewHostList(a)
+	refreshed := make(chan struct{})
+	go func() {
+		defer close(refreshed)
+		a.Hosts.Run(supervising, app.HostRefreshEvery)
+	}()
 	err = api.Serve(ctx, ln, srv, api.DefaultLimits())
 	stopSupervising()
 	<-supervised
+	<-refreshed
 	a.Report.Infof("MAS API stopped")
 	return err
 }

@@ -22,6 +22,7 @@ const hideKey = "mas.hideStopped"; // localStorage: "1" hides stopped sessions
 let selected = "";
 let wanted = new URLSearchParams(location.search).get("session") || "";
 let sessions = [];
+let hosts = []; // the root's hosts and whether each answers, as GET /sessions says
 let listKey = ""; // what the table shows, to redraw it only when it changes
 let errorFromRefresh = false;
 let reveal = false; // scroll to the screens once they show, the list above
@@ -69,6 +70,31 @@ async function api(method, path, body) {
   return data;
 }
 
+// A host's name, and the id of a host's session (NAME:<uuid>): what a
+// host answered is not trusted, and a row that names its host or id
+// otherwise is not shown.
+const hostName = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$/;
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function trustedRow(s) {
+  if (!s || typeof s.sessionId !== "string") return false;
+  if (s.host === undefined) return true; // this machine's
+  if (typeof s.host !== "string" || !hostName.test(s.host)) return false;
+  const [name, id] = [s.sessionId.slice(0, s.host.length + 1), s.sessionId.slice(s.host.length + 1)];
+  return name === s.host + ":" && uuid.test(id);
+}
+
+// received keeps the list of GET /sessions: the sessions, and the hosts
+// (none when the root has none).
+function received(data) {
+  sessions = (Array.isArray(data.sessions) ? data.sessions : []).filter(trustedRow);
+  hosts = (Array.isArray(data.hosts) ? data.hosts : []).filter((h) => h && typeof h.name === "string" && hostName.test(h.name));
+}
+
+function hostOf(name) {
+  return hosts.find((h) => h.name === name);
+}
+
 function sessionPath(s, tail) {
   return "/sessions/" + encodeURIComponent(s.sessionId) + (tail || "");
 }
@@ -114,8 +140,7 @@ document.addEventListener("visibilitychange", () => {
 async function refreshOnce() {
   if (!visible()) return glance();
   try {
-    const data = await api("GET", "/sessions");
-    sessions = data.sessions || [];
+    received(await api("GET", "/sessions"));
   } catch (err) {
     // With MAS_API_TOKEN set, the page gets in through the login URL
     // that mas serve prints; say so rather than "unreachable".
@@ -146,8 +171,7 @@ async function refreshOnce() {
 async function glance() {
   try {
     if (!selected) {
-      const data = await api("GET", "/sessions");
-      sessions = data.sessions || [];
+      received(await api("GET", "/sessions"));
       titleOfList();
       return;
     }
@@ -244,8 +268,9 @@ function pickWanted() {
   if (!wanted) return;
   const w = wanted;
   wanted = "";
-  const exact = sessions.filter((s) => s.sessionId === w || s.tmuxSession === w);
-  const found = exact.length ? exact : sessions.filter((s) => s.sessionId.startsWith(w.toLowerCase()));
+  const here = sessions.filter((s) => !s.host); // a host's session is not watched here
+  const exact = here.filter((s) => s.sessionId === w || s.tmuxSession === w);
+  const found = exact.length ? exact : here.filter((s) => s.sessionId.startsWith(w.toLowerCase()));
   if (found.length === 1) {
     select(found[0].sessionId, false);
   } else {
@@ -275,9 +300,10 @@ function hideStopped() {
 function renderSessions() {
   // When an agent last reported changes all the time, and is not shown.
   const shown = sessions.map(({ lastActivity, ...s }) => s);
-  const key = JSON.stringify([shown, selected, hideStopped()]);
+  const key = JSON.stringify([shown, hosts, selected, hideStopped()]);
   if (key === listKey) return; // redrawing would eat a click under way
   listKey = key;
+  renderHosts();
   const body = document.querySelector("#sessions tbody");
   body.replaceChildren();
   document.getElementById("no-sessions").hidden = sessions.length > 0;
@@ -294,6 +320,7 @@ function renderSessions() {
     if (s.sessionId === selected) tr.className = "selected";
     tr.append(el("td", s.tmuxSession, "name"), el("td", s.sessionId, "id"), el("td", s.mode, "mode"),
       el("td", s.status, "status status-" + s.status), needsYou(s), created(s.createdAt));
+    if (hosts.length) tr.append(hostCell(s));
     tr.title = s.workingDir;
     tr.append(el("td", undefined, "actions"));
     tr.lastChild.append(...actions(s));
@@ -327,12 +354,75 @@ function needsYou(s) {
   return td;
 }
 
+// hostCell is the cell that says where a session runs: this machine
+// (local) or a host, with a badge when that host does not answer (its
+// row is then its last answer).
+function hostCell(s) {
+  const td = el("td", s.host || "local", "host");
+  const h = s.host && hostOf(s.host);
+  if (h && !h.answers) {
+    const badge = el("span", "down", "badge down");
+    badge.title = (h.error || "no answer") + (h.fetchedAt ? "; as listed at " + new Date(h.fetchedAt).toLocaleString() : "");
+    td.append(badge);
+  }
+  return td;
+}
+
+// renderHosts shows the Host column and the host choice of the form when
+// the root has hosts, and says which hosts do not answer.
+function renderHosts() {
+  document.querySelector("#sessions th.host").hidden = !hosts.length;
+  const down = hosts.filter((h) => !h.answers && h.error);
+  const p = document.getElementById("hosts-down");
+  p.textContent = down.map((h) => "Host " + h.name + " does not answer: " + h.error +
+    (h.fetchedAt ? " (its sessions as listed at " + new Date(h.fetchedAt).toLocaleString() + ")" : "")).join("\n");
+  p.hidden = !down.length;
+  renderHostChoice();
+}
+
+// renderHostChoice offers local, each host and auto in the form, keeping
+// the choice made.
+function renderHostChoice() {
+  const choice = document.getElementById("host-choice");
+  const select = choice.querySelector("select");
+  const names = ["local", ...hosts.map((h) => h.name), "auto"];
+  choice.hidden = !hosts.length;
+  if (JSON.stringify([...select.options].map((o) => o.value)) === JSON.stringify(names)) return;
+  const was = select.value;
+  select.replaceChildren(...names.map((n) => {
+    const o = el("option", n === "auto" ? "auto (the fewest sessions)" : n);
+    o.value = n;
+    return o;
+  }));
+  select.value = names.includes(was) ? was : "local";
+  hostChosen();
+}
+
+// hostChosen allows legacy mode on this machine alone: a host's sessions
+// are isolated.
+function hostChosen() {
+  const form = document.getElementById("create");
+  const local = form.elements.host.value === "local" || !hosts.length;
+  const legacy = [...form.elements.mode.options].find((o) => o.value === "legacy");
+  legacy.disabled = !local;
+  if (!local) form.elements.mode.value = "isolated";
+}
+
+document.getElementById("create").elements.host.addEventListener("change", hostChosen);
+
 // actions are a session's buttons: watch it, and what its state allows.
 // Remove is offered for a session that does not run: a running one is
-// stopped first (the page never sends force).
+// stopped first (the page never sends force). A host's session is not
+// watched here: its row says the command that attaches to it.
 function actions(s) {
   const out = [];
-  if (s.status !== "orphan") {
+  if (s.host) {
+    const ref = s.sessionId.slice(0, s.host.length + 9);
+    const hint = el("span", "mas session attach " + ref, "quiet hint");
+    hint.title = "Its screens are on host " + s.host + ": attach from a terminal";
+    out.push(hint);
+  }
+  if (s.status !== "orphan" && !s.host) {
     const watch = button(s.sessionId === selected ? "Watching" : "Watch", "watch", () => select(s.sessionId));
     watch.disabled = s.sessionId === selected;
     out.push(watch);
@@ -365,8 +455,13 @@ async function act(question, method, path) {
 function stopSession(s) {
   const q = s.status === "orphan" ?
     "End the orphaned tmux session " + s.tmuxSession + "? Its session directory is gone already." :
-    "Stop session " + s.tmuxSession + "? Its agents end; its files stay.";
+    "Stop session " + s.tmuxSession + where(s) + "? Its agents end; its files stay.";
   return act(q, "POST", sessionPath(s, "/stop"));
+}
+
+// where is " on host NAME" for a host's session, "" for this machine's.
+function where(s) {
+  return s.host ? " on host " + s.host : "";
 }
 
 function resumeSession(s) {
@@ -374,7 +469,7 @@ function resumeSession(s) {
 }
 
 async function removeSession(s) {
-  const removed = await act("Remove session " + s.tmuxSession + " (" + s.sessionId + ")?\n\nIts directory " + s.workingDir +
+  const removed = await act("Remove session " + s.tmuxSession + " (" + s.sessionId + ")" + where(s) + "?\n\nIts directory " + s.workingDir +
     " and everything in it (workspace, prompts, logs) are deleted. This cannot be undone.",
   "DELETE", sessionPath(s));
   if (removed && s.sessionId === selected) select("");
@@ -635,7 +730,18 @@ document.getElementById("create").addEventListener("submit", async (ev) => {
   const out = document.getElementById("created");
   try {
     showError(null);
-    const run = await api("POST", "/runs", { sessionMode: form.elements.mode.value, agents: agentsPayload(form) });
+    const body = { sessionMode: form.elements.mode.value, agents: agentsPayload(form) };
+    if (hosts.length && form.elements.host.value !== "local") body.host = form.elements.host.value;
+    const run = await api("POST", "/runs", body);
+    if (run.host) {
+      // Made on a host: the list shows it once the server has asked the
+      // host again; the page cannot watch it.
+      out.textContent = "Created " + run.sessionId + " (" + run.tmuxSession + ") on host " + run.host +
+        ". Attach with: mas session attach " + run.sessionId.slice(0, run.host.length + 9);
+      out.hidden = false;
+      refresh();
+      return;
+    }
     // A legacy session's id is its tmux name, whole.
     const ref = run.sessionMode === "legacy" ? run.sessionId : run.sessionId.slice(0, 8);
     out.textContent = "Created " + run.sessionId + " (" + run.tmuxSession + "). Attach with: mas session attach " +
