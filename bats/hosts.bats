@@ -319,6 +319,26 @@ fake_mas() {
 	assert_equal "$stderr" "mas: host loud: "$'\uFFFD'"]0;title"$'\uFFFD'"no"
 }
 
+@test "a host's version and session fields reach this terminal printable: host list, session list and their warnings" {
+	add_host loud
+	# An escape sequence in what the host calls its version, and in the
+	# fields of the sessions it lists.
+	# shellcheck disable=SC2016 # the JSON's \u escapes are for the JSON reader
+	fake_mas loud 'cat >/dev/null & printf "%s\n" "{\"protocol\":1,\"version\":\"9\u001b]0;v\u0007\",\"exit\":0,\"stdout\":\"{\\\"sessions\\\":[{\\\"sessionId\\\":\\\"abcd\\\",\\\"tmuxSession\\\":\\\"mas-abcd\\\",\\\"status\\\":\\\"active\\\\u001b[2J\\\",\\\"createdAt\\\":\\\"c\\\\u001b[1m\\\",\\\"workingDir\\\":\\\"/w\\\\u001b[3m\\\",\\\"mode\\\":\\\"m\\\\u001b]0;t\\\\u0007\\\"}]}\",\"stderr\":\"\"}"'
+	run --separate-stderr mas host list
+	assert_success
+	assert_line --index 1 --regexp "^loud +$HOST_DEST +- +9"$'\uFFFD'"]0;v"$'\uFFFD'"\$"
+	run --separate-stderr mas session list
+	assert_success
+	assert_line --index 1 --regexp "^loud:abcd +mas-abcd +active"$'\uFFFD'"\\[2J +c"$'\uFFFD'"\\[1m +/w"$'\uFFFD'"\\[3m +- +m"$'\uFFFD'"]0;t"$'\uFFFD'" +loud\$"
+	# Another protocol: its version is named in a warning.
+	fake_mas loud 'cat >/dev/null & printf "%s\n" "{\"protocol\":7,\"version\":\"9\u001b]0;v\u0007\"}"'
+	run --separate-stderr mas session list
+	assert_success
+	[[ "$stderr" != *$'\e'* && "$stderr" != *$'\a'* ]] || fail "raw escapes on stderr: $(cat -v <<<"$stderr")"
+	stderr_has "its mas (version 9"$'\uFFFD'"]0;v"$'\uFFFD'") speaks protocol 7"
+}
+
 @test "session list: this machine's sessions and every host's, with a HOST column and host in JSON; a host down or hanging is named, the rest listed" {
 	use_idle_agent
 	run --separate-stderr mas session list

@@ -204,6 +204,9 @@ func (s SSH) reply(ctx context.Context, h Host, stdout, stderr *capped, waitErr 
 	case err != nil || r.Protocol == 0:
 		return fail(&OldMasError{Stderr: stderr.lastLine(""), Code: code})
 	}
+	// The version is shown as it came (host list, errors): made printable
+	// here, once, so that no escape sequence of the host reaches a terminal.
+	r.Version = layout.Printable(r.Version)
 	if r.Protocol != Protocol {
 		return fail(&OldMasError{Version: r.Version, Protocol: r.Protocol})
 	}
