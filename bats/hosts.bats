@@ -218,6 +218,20 @@ session_dirs() {
 	assert_equal "$(jq -r .session <<<"$output")" "mas-${id:0:8}"
 }
 
+@test "a config of 1 MiB that a local create takes, full of the characters JSON may escape, reaches a host byte for byte" {
+	add_host beta
+	# '<' is what an encoder escaping HTML writes as 6 bytes; a byte that
+	# is not UTF-8 (Latin-1's é) is what a JSON string cannot hold.
+	{
+		printf '{"units":[{"name":"caf\351'
+		head -c 1040000 /dev/zero | tr '\0' '<'
+		printf '"}]}'
+	} >"$BATS_TEST_TMPDIR/big.json"
+	run --separate-stderr mas session create --host beta --no-attach --config "$BATS_TEST_TMPDIR/big.json"
+	assert_success
+	cmp "$BATS_TEST_TMPDIR/big.json" "$(host_root beta)/sessions/${output#beta:}/config.json"
+}
+
 @test "stop, resume and rm a host's session by NAME:<prefix>; stop asks here; attach says its ssh -t command line" {
 	use_idle_agent
 	add_host alpha
@@ -453,4 +467,23 @@ one_remote() {
 	wait "$pid" || status=$?
 	assert_equal "$status" 130
 	wait_until "the host's mas $remote has ended" exited "$remote"
+}
+
+@test "mas __remote refuses a request over 4 MiB, one cut short and one that is not JSON, each saying why, and runs nothing" {
+	export MAS_ROOT=$WORK
+	{
+		head -c 5000000 /dev/zero | tr '\0' ' '
+		echo '{"protocol":1,"args":["host","add","x","u@h"]}'
+	} >"$BATS_TEST_TMPDIR/big"
+	run --separate-stderr "$MAS_BIN" __remote <"$BATS_TEST_TMPDIR/big"
+	assert_failure 1
+	assert_output ""
+	assert_equal "$stderr" "mas: __remote: read the request on stdin: it is over 4 MiB"
+	run --separate-stderr "$MAS_BIN" __remote <<<'{"protocol":1,"args":["host","add","x"'
+	assert_failure 1
+	assert_equal "$stderr" "mas: __remote: read the request on stdin: unexpected EOF"
+	run --separate-stderr "$MAS_BIN" __remote <<<'host add x u@h'
+	assert_failure 1
+	assert_equal "$stderr" "mas: __remote: read the request on stdin: invalid character 'h' looking for beginning of value"
+	assert_file_not_exists "$WORK/hosts.json"
 }

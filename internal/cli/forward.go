@@ -379,7 +379,7 @@ func (cl *CommandLine) createOnHost(ctx context.Context, r *reading, h remote.Ho
 		if err != nil {
 			return app.StartFailed(app.Isolated, err)
 		}
-		req.Config = string(data)
+		req.Config = data
 	}
 	timeout, err := cl.timeoutOf(cmdSessionCreate)
 	if err != nil {

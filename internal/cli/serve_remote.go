@@ -12,10 +12,6 @@ import (
 	"mas/internal/remote"
 )
 
-// maxRequest caps the request a host reads: a config of 1 MiB, escaped,
-// and a command line.
-const maxRequest = 4 << 20
-
 // IsRemote tells whether args is "mas __remote", the remote side of a
 // request from another machine's mas (docs/hosts.md).
 func IsRemote(args []string) bool { return len(args) == 2 && args[1] == remote.Command }
@@ -37,8 +33,11 @@ type Runner struct {
 // Ctrl-C.
 func ServeRemote(ctx context.Context, e IO, r Runner) int {
 	var req remote.Request
-	dec := json.NewDecoder(io.LimitReader(e.Stdin, maxRequest))
-	if err := dec.Decode(&req); err != nil {
+	in := &io.LimitedReader{R: e.Stdin, N: remote.MaxRequest}
+	if err := json.NewDecoder(in).Decode(&req); err != nil {
+		if in.N == 0 {
+			err = fmt.Errorf("it is over %d MiB", remote.MaxRequest>>20)
+		}
 		return r.Fail(fmt.Errorf("%s: read the request on stdin: %w", remote.Command, err), e.Stderr)
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
@@ -71,8 +70,8 @@ func (r Runner) request(ctx context.Context, e IO, req remote.Request, stdout, s
 		return r.Fail(fmt.Errorf("%s: the request names no command", remote.Command), stderr)
 	}
 	args := append([]string{e.Args[0]}, req.Args...)
-	if req.Config != "" {
-		path, err := writeConfig([]byte(req.Config))
+	if len(req.Config) > 0 {
+		path, err := writeConfig(req.Config)
 		if err != nil {
 			return r.Fail(err, stderr)
 		}

@@ -171,3 +171,19 @@ func TestCallSendsTheRequestOnStdin(t *testing.T) {
 		t.Errorf("the host read %s, want %s", r.Stdout, want)
 	}
 }
+
+// TestCallRefusesARequestTheHostWouldNot: a request over MaxRequest is
+// refused here, saying so, before ssh runs (which would report it as a
+// host that is too old).
+func TestCallRefusesARequestTheHostWouldNot(t *testing.T) {
+	ran := filepath.Join(t.TempDir(), "ran")
+	s := SSH{argv: []string{"sh", "-c", "touch " + ran}}
+	_, err := s.Call(context.Background(), Host{Name: "h", Destination: "me@h"},
+		Request{Args: []string{"send", "00", strings.Repeat("a", MaxRequest)}}, time.Minute)
+	if err == nil || err.Error() != "host h: the request is over 4 MiB, more than a host reads" {
+		t.Errorf("Call = %v, want host h: the request is over 4 MiB", err)
+	}
+	if _, err := os.Stat(ran); err == nil {
+		t.Error("ssh ran")
+	}
+}

@@ -31,6 +31,10 @@ const (
 	maxStderr = 64 << 10
 )
 
+// MaxRequest caps a request: a config of 1 MiB (app's cap), in base64,
+// and a command line.
+const MaxRequest = 4 << 20
+
 // Request is what the remote side of mas reads on stdin: a command line of
 // mas to run there, and what it needs that is not a fixed word. Nothing
 // of it is ever on the remote command line, which the host's shell reads.
@@ -43,8 +47,10 @@ type Request struct {
 	Root    string `json:"root,omitempty"`
 	Session string `json:"session,omitempty"`
 	// Config is the content of the --config file the command is given,
-	// as a string: the host keeps it as written.
-	Config string `json:"config,omitempty"`
+	// as bytes (base64 in JSON): the host keeps it byte for byte, where a
+	// JSON string would change what is not UTF-8 and an escaping encoder
+	// would write some characters in 6 bytes.
+	Config []byte `json:"config,omitempty"`
 }
 
 // Reply is what the remote side writes on stdout once the command is over.
@@ -139,6 +145,9 @@ func (s SSH) Call(ctx context.Context, h Host, req Request, timeout time.Duratio
 	body, err := json.Marshal(req)
 	if err != nil {
 		return Reply{}, err
+	}
+	if len(body) >= MaxRequest {
+		return Reply{}, &Error{Host: h.Name, Err: fmt.Errorf("the request is over %d MiB, more than a host reads", MaxRequest>>20)}
 	}
 	if timeout > 0 {
 		var cancel context.CancelFunc
