@@ -23,6 +23,7 @@ func TestParseSSH(t *testing.T) {
 		{"words and quotes, as a shell reads them", `ssh -i "/a b/key" -o 'ProxyJump=j'`, []string{"ssh", "-i", "/a b/key", "-o", "ProxyJump=j"}, ""},
 		{"variables expand, as GIT_SSH_COMMAND's do", `ssh -i $KEYS/id`, []string{"ssh", "-i", "/home/me/keys/id"}, ""},
 		{"a command substitution never runs", `ssh $(touch /tmp/x)`, nil, "MAS_SSH_COMMAND"},
+		{"nor a process substitution", `ssh -F <(touch /tmp/x)`, nil, "MAS_SSH_COMMAND: a process substitution is refused"},
 		{"an unclosed quote is an error", `ssh "-i`, nil, "MAS_SSH_COMMAND"},
 	}
 	for _, tt := range tests {

@@ -11,7 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"mvdan.cc/sh/v3/shell"
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
 
 	"mas/internal/layout"
 )
@@ -67,12 +68,12 @@ type SSH struct{ argv []string }
 
 // ParseSSH reads MAS_SSH_COMMAND, v, as shell words, the way git reads
 // GIT_SSH_COMMAND: quotes and $VARIABLES (from getenv) are expanded, a
-// command substitution is refused. Empty is "ssh".
+// command or process substitution is refused. Empty is "ssh".
 func ParseSSH(v string, getenv func(string) string) (SSH, error) {
 	if strings.TrimSpace(v) == "" {
 		return SSH{argv: []string{"ssh"}}, nil
 	}
-	argv, err := shell.Fields(v, getenv)
+	argv, err := fields(v, getenv)
 	if err != nil {
 		return SSH{}, fmt.Errorf("MAS_SSH_COMMAND: %w", err)
 	}
@@ -80,6 +81,23 @@ func ParseSSH(v string, getenv func(string) string) (SSH, error) {
 		return SSH{argv: []string{"ssh"}}, nil
 	}
 	return SSH{argv: argv}, nil
+}
+
+// fields is v's words as a shell expands them, with the variables of
+// getenv: shell.Fields, which also leaves a process substitution, <(…),
+// to a function it does not set, and panics on one.
+func fields(v string, getenv func(string) string) ([]string, error) {
+	var words []*syntax.Word
+	for w, err := range syntax.NewParser().WordsSeq(strings.NewReader(v)) {
+		if err != nil {
+			return nil, err
+		}
+		words = append(words, w)
+	}
+	cfg := &expand.Config{Env: expand.FuncEnviron(getenv), ProcSubst: func(*syntax.ProcSubst) (string, error) {
+		return "", errors.New("a process substitution is refused")
+	}}
+	return expand.Fields(cfg, words...)
 }
 
 // Argv is the command line that runs words on host h: "--" ends ssh's
