@@ -487,3 +487,13 @@ one_remote() {
 	assert_equal "$stderr" "mas: __remote: read the request on stdin: invalid character 'h' looking for beginning of value"
 	assert_file_not_exists "$WORK/hosts.json"
 }
+
+@test "MAS_HOST_TIMEOUT that is not a number of seconds a timer can count (NaN, a fraction of a nanosecond) is refused, never read as no bound" {
+	mas host add far me@far.invalid
+	local v
+	for v in NaN nan 1e-300 0 -1 x; do
+		MAS_HOST_TIMEOUT=$v run --separate-stderr mas host list
+		assert_failure 2
+		assert_equal "${stderr%%$'\n'*}" "mas: MAS_HOST_TIMEOUT=\"$v\": give a number of seconds above 0"
+	done
+}

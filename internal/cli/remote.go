@@ -25,10 +25,13 @@ func (cl *CommandLine) hostTimeout() (time.Duration, error) {
 		return defaultHostTimeout, nil
 	}
 	s, err := strconv.ParseFloat(v, 64)
-	if err != nil || s <= 0 || s > 24*3600 {
+	// !(s <= 24h) refuses NaN too; a timeout that rounds to 0 ns would
+	// mean no bound at all.
+	d := time.Duration(s * float64(time.Second))
+	if err != nil || !(s <= 24*3600) || d <= 0 {
 		return 0, app.Usagef("MAS_HOST_TIMEOUT=%q: give a number of seconds above 0", v)
 	}
-	return time.Duration(s * float64(time.Second)), nil
+	return d, nil
 }
 
 // ssh is the ssh command line of MAS_SSH_COMMAND.
