@@ -497,3 +497,21 @@ one_remote() {
 		assert_equal "${stderr%%$'\n'*}" "mas: MAS_HOST_TIMEOUT=\"$v\": give a number of seconds above 0"
 	done
 }
+
+@test "a command that fails on a host: what it printed before its error is shown once, its error once, and a huge error line is cut" {
+	add_host loud
+	fake_mas loud 'cat >/dev/null & printf "%s\n" "{\"protocol\":1,\"version\":\"x\",\"exit\":1,\"stdout\":\"\",\"stderr\":\"[WARN] something\\nmas: it failed\\n\"}"'
+	run --separate-stderr mas session show loud:abcd
+	assert_failure 1
+	assert_equal "$stderr" "[WARN] something
+mas: host loud: it failed"
+	fake_mas loud 'cat >/dev/null & printf "%s\n" "{\"protocol\":1,\"version\":\"x\",\"exit\":1,\"stdout\":\"\",\"stderr\":\"not mas-like\\n\"}"'
+	run --separate-stderr mas session show loud:abcd
+	assert_failure 1
+	assert_equal "$stderr" "mas: host loud: not mas-like"
+	fake_mas loud 'cat >/dev/null & printf "{\"protocol\":1,\"version\":\"x\",\"exit\":1,\"stdout\":\"\",\"stderr\":\"mas: "; head -c 3000000 /dev/zero | tr "\0" x; printf "\"}\n"'
+	run --separate-stderr mas session show loud:abcd
+	assert_failure 1
+	((${#stderr} < 2000)) || fail "the host's error reached this terminal at ${#stderr} bytes"
+	[[ "$stderr" == "mas: host loud: xxxx"*"…" ]] || fail "not the cut error: ${stderr:0:100}"
+}

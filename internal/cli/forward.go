@@ -232,7 +232,11 @@ func (cl *CommandLine) runOnHost(ctx context.Context, f forwarded, cmd *command)
 	if r.Protocol == 0 {
 		return err // no reply at all: nothing to show
 	}
-	cl.relay(cl.io.Stderr.Write, r.Stderr)
+	// A failure's message holds every line when none is an error of
+	// mas's (remoteMessage): they are shown once.
+	if err == nil || hasErrorLines(r.Stderr) {
+		cl.relay(cl.io.Stderr.Write, r.Stderr)
+	}
 	if err != nil {
 		return err
 	}

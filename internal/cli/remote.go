@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -73,12 +74,21 @@ func (cl *CommandLine) callHost(ctx context.Context, h remote.Host, req remote.R
 }
 
 // remoteMessage is what a host's mas said on stderr when its command
-// failed: its lines, printable, without their "mas: " (ours adds one), at
-// most a few.
+// failed: its error, the lines it began with "mas: " (the others are
+// relayed as they are: runOnHost), or every line when it wrote none;
+// printable, without their "mas: " (ours adds one), at most a few of at
+// most maxMessageLine bytes: a host may answer megabytes.
 func remoteMessage(stderr string, exit int) string {
+	all := strings.Split(strings.TrimSpace(stderr), "\n")
+	if hasErrorLines(stderr) {
+		all = slices.DeleteFunc(all, func(l string) bool { return !strings.HasPrefix(l, "mas: ") })
+	}
 	var lines []string
-	for _, l := range strings.Split(strings.TrimSpace(stderr), "\n") {
+	for _, l := range all {
 		if l = strings.TrimSpace(strings.TrimPrefix(l, "mas: ")); l != "" {
+			if len(l) > maxMessageLine {
+				l = strings.ToValidUTF8(l[:maxMessageLine], "") + "…"
+			}
 			lines = append(lines, layout.Printable(l))
 		}
 	}
@@ -89,6 +99,15 @@ func remoteMessage(stderr string, exit int) string {
 		return fmt.Sprintf("its mas exited %d and said nothing", exit)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// maxMessageLine caps a line of a host's error.
+const maxMessageLine = 500
+
+// hasErrorLines tells whether a host's mas wrote an error on stderr: a
+// line that begins "mas: ".
+func hasErrorLines(stderr string) bool {
+	return strings.HasPrefix(stderr, "mas: ") || strings.Contains(stderr, "\nmas: ")
 }
 
 // hostNames are the names of the root's hosts, for completion; none when
