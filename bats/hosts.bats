@@ -515,3 +515,14 @@ mas: host loud: it failed"
 	((${#stderr} < 2000)) || fail "the host's error reached this terminal at ${#stderr} bytes"
 	[[ "$stderr" == "mas: host loud: xxxx"*"…" ]] || fail "not the cut error: ${stderr:0:100}"
 }
+
+@test "what a host's command printed is all shown when it succeeds: a line of stdout that begins 'mas: ' (an agent's screen) and its warnings" {
+	add_host loud
+	fake_mas loud 'cat >/dev/null & printf "%s\n" "{\"protocol\":1,\"version\":\"x\",\"exit\":0,\"stdout\":\"== 00 ==\\nmas: no such session\\n\$ \\n\",\"stderr\":\"mas: warning: w\\n\"}"'
+	run --separate-stderr mas peek 00 --session loud:abcd
+	assert_success
+	assert_output "== 00 ==
+mas: no such session
+\$ "
+	assert_equal "$stderr" "mas: warning: w"
+}

@@ -235,7 +235,7 @@ func (cl *CommandLine) runOnHost(ctx context.Context, f forwarded, cmd *command)
 	// A failure's message holds every line when none is an error of
 	// mas's (remoteMessage): they are shown once.
 	if err == nil || hasErrorLines(r.Stderr) {
-		cl.relay(cl.io.Stderr.Write, r.Stderr)
+		cl.relay(cl.io.Stderr.Write, r.Stderr, err != nil)
 	}
 	if err != nil {
 		return err
@@ -243,19 +243,20 @@ func (cl *CommandLine) runOnHost(ctx context.Context, f forwarded, cmd *command)
 	if switchOn(f.req.Args, "--json") {
 		return cl.relayJSON(f.host, r.Stdout)
 	}
-	cl.relay(cl.io.Stdout.Write, r.Stdout)
+	cl.relay(cl.io.Stdout.Write, r.Stdout, false)
 	return nil
 }
 
-// relay writes text a host printed, each line made printable; a failed
-// command's own "mas: " lines are left to its error.
-func (cl *CommandLine) relay(write func([]byte) (int, error), text string) {
+// relay writes text a host printed, each line made printable; failed
+// leaves out the "mas: " lines of a failed command's stderr, which its
+// error holds (remoteMessage).
+func (cl *CommandLine) relay(write func([]byte) (int, error), text string, failed bool) {
 	if text == "" {
 		return
 	}
 	var b strings.Builder
 	for _, l := range strings.SplitAfter(text, "\n") {
-		if strings.HasPrefix(l, "mas: ") {
+		if failed && strings.HasPrefix(l, "mas: ") {
 			continue
 		}
 		nl := strings.HasSuffix(l, "\n")
@@ -403,7 +404,7 @@ func (cl *CommandLine) createOnHost(ctx context.Context, r *reading, h remote.Ho
 	}
 	// The host's hint names the session as the host knows it: this
 	// side's follows.
-	cl.relay(cl.io.Stderr.Write, dropLines(rep.Stderr, "attach with: "))
+	cl.relay(cl.io.Stderr.Write, dropLines(rep.Stderr, "attach with: "), false)
 	ref := h.Name + ":" + id
 	cl.stderr.Infof("Session %s is running on host %s; attach with: mas session attach %s", ref, h.Name, h.Name+":"+id[:8])
 	if switchOn(r.flags, "--json") {
