@@ -526,3 +526,38 @@ mas: no such session
 \$ "
 	assert_equal "$stderr" "mas: warning: w"
 }
+
+# interrupt_at_host NAME COMMAND… runs mas COMMAND… in the background until
+# host NAME's mas runs, then sends it SIGINT (Ctrl-C) and sets status,
+# out and err to what it ended with.
+interrupt_at_host() {
+	local name=$1 pid
+	shift
+	rm -f "$BATS_TEST_TMPDIR/hosts/$name/home/reached"
+	"$MAS_BIN" "$@" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" 3>&- &
+	pid=$!
+	wait_until "the host's mas runs" test -e "$BATS_TEST_TMPDIR/hosts/$name/home/reached"
+	kill -INT "$pid"
+	status=0
+	wait "$pid" || status=$?
+	out="$(cat "$BATS_TEST_TMPDIR/out")"
+	err="$(cat "$BATS_TEST_TMPDIR/err")"
+}
+
+@test "Ctrl-C while the hosts are asked ends host list, session list and --host auto with 130, not with a list or a choice made of what came back" {
+	add_host stuck
+	fake_mas stuck 'touch "$HOME/reached"; exec sleep 600'
+	interrupt_at_host stuck host list
+	assert_equal "$status" 130
+	assert_equal "$out" ""
+	assert_equal "$err" "mas: host list: interrupted: interrupt signal received"
+	interrupt_at_host stuck session list
+	assert_equal "$status" 130
+	assert_equal "$out" ""
+	assert_equal "$err" "mas: session list: interrupted: interrupt signal received"
+	interrupt_at_host stuck session create --host auto --no-attach
+	assert_equal "$status" 130
+	assert_equal "$out" ""
+	assert_equal "$err" "mas: session create: interrupted: interrupt signal received"
+	assert_equal "$(find . -path ./hosts.json -prune -o -print)" "."
+}
