@@ -113,6 +113,7 @@ func TestCallNeverTrustsTheHost(t *testing.T) {
 		{"a reply of another protocol", `cat >/dev/null & echo '{"protocol":9,"version":"9.0"}'`, time.Minute, "speaks protocol 9"},
 		{"a reply with more after it", `cat >/dev/null & echo '{"protocol":1}{"protocol":1}'`, time.Minute, "followed by more output"},
 		{"an endless answer is cut at the cap", `cat >/dev/null & yes '{"protocol":1,'`, time.Minute, "more than 8 MiB"},
+		{"so is a flood on stderr", `cat >/dev/null & yes 'warning' >&2`, time.Minute, "it wrote more than 64 KiB on stderr: not a reply of mas"},
 		{"a host that hangs is cut at the timeout", `exec sleep 600`, 500 * time.Millisecond, "no answer within 500ms"},
 		{"a host without mas", `exit 127`, time.Minute, "mas is not installed there"},
 		{"a reply cut short", `cat >/dev/null & printf '{"protocol":1,"vers'; kill -9 $$`, time.Minute, "its reply was cut short"},

@@ -173,7 +173,11 @@ func (s SSH) Call(ctx context.Context, h Host, req Request, timeout time.Duratio
 		defer cancel()
 	}
 	argv := s.Argv(h, false, "mas", Command)
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	// Past a cap, ssh is killed: it would go on reading, and dropping,
+	// what a host that never stops writes.
+	sshCtx, cut := context.WithCancel(ctx)
+	defer cut()
+	cmd := exec.CommandContext(sshCtx, argv[0], argv[1:]...)
 	// A host that holds the pipes open after ssh is killed does not
 	// hold this command.
 	cmd.WaitDelay = time.Second
@@ -181,8 +185,8 @@ func (s SSH) Call(ctx context.Context, h Host, req Request, timeout time.Duratio
 	if err != nil {
 		return Reply{}, err
 	}
-	stdout := &capped{max: MaxReply}
-	stderr := &capped{max: maxStderr}
+	stdout := &capped{max: MaxReply, cut: cut}
+	stderr := &capped{max: maxStderr, cut: cut}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if err := cmd.Start(); err != nil {
 		return s.reply(ctx, h, stdout, stderr, fmt.Errorf("cannot run %s: %w", argv[0], err), timeout)
@@ -201,6 +205,8 @@ func (s SSH) reply(ctx context.Context, h Host, stdout, stderr *capped, waitErr 
 	switch {
 	case stdout.over:
 		return fail(fmt.Errorf("it answered more than %d MiB: not a reply of mas", MaxReply>>20))
+	case stderr.over:
+		return fail(fmt.Errorf("it wrote more than %d KiB on stderr: not a reply of mas", maxStderr>>10))
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return fail(fmt.Errorf("no answer within %v", timeout))
 	case ctx.Err() != nil:
@@ -291,17 +297,19 @@ func (e *OldMasError) Error() string {
 }
 
 // capped keeps what is written to it up to max bytes, and whether more
-// came.
+// came, which it calls cut for.
 type capped struct {
 	buf  bytes.Buffer
 	max  int
 	over bool
+	cut  func()
 }
 
 func (c *capped) Write(p []byte) (int, error) {
 	if room := c.max - c.buf.Len(); len(p) > room {
 		c.buf.Write(p[:max(room, 0)])
 		c.over = true
+		c.cut()
 		return 0, errors.New("over the cap")
 	}
 	return c.buf.Write(p)
