@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -48,12 +49,16 @@ func ServeRemote(ctx context.Context, e IO, r Runner) int {
 	}()
 	var stdout, stderr strings.Builder
 	code := r.request(ctx, e, req, &stdout, &stderr)
-	out, err := json.Marshal(remote.Reply{Protocol: remote.Protocol, Version: e.Version, Exit: code,
-		Stdout: stdout.String(), Stderr: stderr.String()})
-	if err != nil {
+	// Without HTML escaping, which would write '<', '>' and '&' in 6
+	// bytes each against the caller's cap (remote.MaxReply).
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(remote.Reply{Protocol: remote.Protocol, Version: e.Version, Exit: code,
+		Stdout: stdout.String(), Stderr: stderr.String()}); err != nil {
 		return r.Fail(err, e.Stderr)
 	}
-	if _, err := e.Stdout.Write(append(out, '\n')); err != nil {
+	if _, err := e.Stdout.Write(out.Bytes()); err != nil {
 		return r.Fail(fmt.Errorf("%s: write the reply: %w", remote.Command, err), e.Stderr)
 	}
 	return 0
