@@ -561,3 +561,12 @@ interrupt_at_host() {
 	assert_equal "$err" "mas: session create: interrupted: interrupt signal received"
 	assert_equal "$(find . -path ./hosts.json -prune -o -print)" "."
 }
+
+@test "a word that is not UTF-8 is refused here, as a local send refuses it, never changed on its way to the host" {
+	add_host beta
+	fake_mas beta 'touch "$HOME/reached"; cat >/dev/null'
+	MAS_SESSION_ID=beta:abcd run --separate-stderr mas send 00 $'caf\xe9'
+	assert_failure 2
+	assert_equal "${stderr%%$'\n'*}" "mas: send: \"caf\\xe9\" is not valid UTF-8: it cannot travel to host beta"
+	assert_file_not_exists "$BATS_TEST_TMPDIR/hosts/beta/home/reached"
+}

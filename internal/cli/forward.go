@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"mas/envfile"
 	"mas/internal/app"
@@ -127,6 +128,13 @@ func (cl *CommandLine) forwardOf(r *reading) (forwarded, bool, error) {
 	// then the other positionals after a "--".
 	lit := min(r.cmd.literal, len(pos))
 	c.f.req.Args = slices.Concat(r.names, pos[:lit], flags, []string{"--"}, pos[lit:])
+	// JSON would carry a word that is not UTF-8 changed (U+FFFD): the
+	// host would act on another text than the one given.
+	for _, w := range append(c.f.req.Args, c.f.req.Session) {
+		if !utf8.ValidString(w) {
+			return c.f, true, app.Usagef("%s: %q is not valid UTF-8: it cannot travel to host %s", c.path, w, c.f.host.Name)
+		}
+	}
 	return c.f, true, nil
 }
 
