@@ -86,10 +86,7 @@ func remoteMessage(stderr string, exit int) string {
 	var lines []string
 	for _, l := range all {
 		if l = strings.TrimSpace(strings.TrimPrefix(l, "mas: ")); l != "" {
-			if len(l) > maxMessageLine {
-				l = strings.ToValidUTF8(l[:maxMessageLine], "") + "…"
-			}
-			lines = append(lines, layout.Printable(l))
+			lines = append(lines, remote.Cut(layout.Printable(l), maxMessageLine))
 		}
 	}
 	if len(lines) > 8 {

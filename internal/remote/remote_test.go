@@ -189,3 +189,17 @@ func TestCallRefusesARequestTheHostWouldNot(t *testing.T) {
 		t.Error("ssh ran")
 	}
 }
+
+// TestCallCutsTheVersion: the version a host claims is shown in a column
+// of host list and in errors: it is cut to a version's length, and made
+// printable.
+func TestCallCutsTheVersion(t *testing.T) {
+	h, s := fakeHost(t, `cat >/dev/null & printf '{"protocol":1,"version":"\u001b[2J%s","exit":0}\n' "$(head -c 100000 /dev/zero | tr '\0' 9)"`)
+	r, err := s.Call(context.Background(), h, Request{Args: []string{"version"}}, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "\uFFFD[2J" + strings.Repeat("9", 58) + "…"; r.Version != want {
+		t.Errorf("Version = %.100q (%d bytes), want %q", r.Version, len(r.Version), want)
+	}
+}

@@ -238,8 +238,9 @@ func (s SSH) reply(ctx context.Context, h Host, stdout, stderr *capped, waitErr 
 		return fail(&OldMasError{Stderr: stderr.lastLine(""), Code: code})
 	}
 	// The version is shown as it came (host list, errors): made printable
-	// here, once, so that no escape sequence of the host reaches a terminal.
-	r.Version = layout.Printable(r.Version)
+	// and cut here, once, so that no escape sequence of the host, nor
+	// megabytes of it, reach a terminal.
+	r.Version = Cut(layout.Printable(r.Version), maxVersion)
 	if r.Protocol != Protocol {
 		return fail(&OldMasError{Version: r.Version, Protocol: r.Protocol})
 	}
@@ -296,6 +297,19 @@ func (e *OldMasError) Error() string {
 	return msg + ": " + Install
 }
 
+// maxVersion caps the version a host claims.
+const maxVersion = 64
+
+// Cut is s cut to at most n bytes, at the edge of a character, and "…"
+// after it when it was cut: a line that a host wrote, for an error or a
+// column.
+func Cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "") + "…"
+}
+
 // capped keeps what is written to it up to max bytes, and whether more
 // came, which it calls cut for.
 type capped struct {
@@ -319,10 +333,7 @@ func (c *capped) Write(p []byte) (int, error) {
 // nothing was: the reason ssh gives for a failure comes last.
 func (c *capped) lastLine(or string) string {
 	lines := strings.Split(strings.TrimSpace(c.buf.String()), "\n")
-	last := layout.Printable(strings.TrimSpace(lines[len(lines)-1]))
-	if len(last) > 300 {
-		last = last[:300] + "…"
-	}
+	last := Cut(layout.Printable(strings.TrimSpace(lines[len(lines)-1])), 300)
 	if last == "" {
 		return or
 	}
