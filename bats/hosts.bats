@@ -256,6 +256,8 @@ session_dirs() {
 	assert_equal "$(jq -r .status <<<"$output")" stopped
 	run --separate-stderr mas session resume "alpha:${id:0:8}"
 	assert_success
+	# The host's hint would look for the session here: it names the host.
+	assert_equal "$(sed -n 2p <<<"$stderr")" "[INFO] Resumed session $id in tmux session mas-${id:0:8}; attach with: mas session attach alpha:${id:0:8}"
 	assert_equal "$(on_host alpha tmux ls -F '#{session_name}')" "mas-${id:0:8}"
 	run --separate-stderr mas session rm "alpha:${id:0:8}"
 	assert_failure 1

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -243,7 +244,7 @@ func (cl *CommandLine) runOnHost(ctx context.Context, f forwarded, cmd *command)
 	// A failure's message holds every line when none is an error of
 	// mas's (remoteMessage): they are shown once.
 	if err == nil || hasErrorLines(r.Stderr) {
-		cl.relay(cl.io.Stderr.Write, r.Stderr, err != nil)
+		cl.relay(cl.io.Stderr.Write, hostHints(r.Stderr, f.host.Name), err != nil)
 	}
 	if err != nil {
 		return err
@@ -445,6 +446,31 @@ func (cl *CommandLine) hostEnvVars(ctx context.Context, h remote.Host, ref strin
 		return nil, err
 	}
 	return []envfile.Var{{Key: "MAS_SESSION_ID", Value: h.Name + ":" + id}}, nil
+}
+
+// uuidIn finds a session id in a line.
+var uuidIn = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+
+// hostHints is what host name's mas wrote on stderr with its "attach
+// with:" hints said for this machine: mas session attach NAME:<id> of the
+// session the line names, or none. The host's own (its id alone, its tmux
+// socket) would look for the session here.
+func hostHints(text, name string) string {
+	lines := strings.SplitAfter(text, "\n")
+	for i, l := range lines {
+		said, _, ok := strings.Cut(l, "; attach with: ")
+		if !ok {
+			continue
+		}
+		if id := uuidIn.FindString(said); id != "" {
+			said += "; attach with: mas session attach " + name + ":" + id[:8]
+		}
+		if strings.HasSuffix(l, "\n") {
+			said += "\n"
+		}
+		lines[i] = said
+	}
+	return strings.Join(lines, "")
 }
 
 // dropLines is text without the lines that hold marker.
