@@ -281,7 +281,7 @@ fake_mas() {
 	add_host junk
 	fake_mas junk 'cat >/dev/null & printf "\033]0;owned\007<html>hello</html>\n"'
 	add_host stuck
-	fake_mas stuck 'touch "$HOME/reached"; exec sleep 600'
+	fake_mas stuck 'touch "$HOME/reached"; exec cat >/dev/null'
 	local before
 	before="$(find . | sort)"
 	run --separate-stderr mas session create --host junk --no-attach
@@ -380,7 +380,7 @@ fake_mas() {
 	# beta goes down; a third host hangs past MAS_HOST_TIMEOUT.
 	stop_sshd beta
 	add_host stuck
-	fake_mas stuck 'exec sleep 600'
+	fake_mas stuck 'exec cat >/dev/null'
 	MAS_HOST_TIMEOUT=2 run --separate-stderr mas session list
 	assert_success
 	assert_equal "${#lines[@]}" 3
@@ -548,7 +548,7 @@ interrupt_at_host() {
 
 @test "Ctrl-C while the hosts are asked ends host list, session list and --host auto with 130, not with a list or a choice made of what came back" {
 	add_host stuck
-	fake_mas stuck 'touch "$HOME/reached"; exec sleep 600'
+	fake_mas stuck 'touch "$HOME/reached"; exec cat >/dev/null'
 	interrupt_at_host stuck host list
 	assert_equal "$status" 130
 	assert_equal "$out" ""
