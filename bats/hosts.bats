@@ -218,6 +218,20 @@ session_dirs() {
 	assert_equal "$(jq -r .session <<<"$output")" "mas-${id:0:8}"
 }
 
+@test "a config of 1 MiB that a local create takes, full of the characters JSON may escape, reaches a host byte for byte" {
+	add_host beta
+	# '<' is what an encoder escaping HTML writes as 6 bytes; a byte that
+	# is not UTF-8 (Latin-1's é) is what a JSON string cannot hold.
+	{
+		printf '{"units":[{"name":"caf\351'
+		head -c 1040000 /dev/zero | tr '\0' '<'
+		printf '"}]}'
+	} >"$BATS_TEST_TMPDIR/big.json"
+	run --separate-stderr mas session create --host beta --no-attach --config "$BATS_TEST_TMPDIR/big.json"
+	assert_success
+	cmp "$BATS_TEST_TMPDIR/big.json" "$(host_root beta)/sessions/${output#beta:}/config.json"
+}
+
 @test "stop, resume and rm a host's session by NAME:<prefix>; stop asks here; attach says its ssh -t command line" {
 	use_idle_agent
 	add_host alpha
@@ -242,6 +256,8 @@ session_dirs() {
 	assert_equal "$(jq -r .status <<<"$output")" stopped
 	run --separate-stderr mas session resume "alpha:${id:0:8}"
 	assert_success
+	# The host's hint would look for the session here: it names the host.
+	assert_equal "$(sed -n 2p <<<"$stderr")" "[INFO] Resumed session $id in tmux session mas-${id:0:8}; attach with: mas session attach alpha:${id:0:8}"
 	assert_equal "$(on_host alpha tmux ls -F '#{session_name}')" "mas-${id:0:8}"
 	run --separate-stderr mas session rm "alpha:${id:0:8}"
 	assert_failure 1
@@ -265,7 +281,7 @@ fake_mas() {
 	add_host junk
 	fake_mas junk 'cat >/dev/null & printf "\033]0;owned\007<html>hello</html>\n"'
 	add_host stuck
-	fake_mas stuck 'touch "$HOME/reached"; exec sleep 600'
+	fake_mas stuck 'touch "$HOME/reached"; exec cat >/dev/null'
 	local before
 	before="$(find . | sort)"
 	run --separate-stderr mas session create --host junk --no-attach
@@ -319,6 +335,26 @@ fake_mas() {
 	assert_equal "$stderr" "mas: host loud: "$'\uFFFD'"]0;title"$'\uFFFD'"no"
 }
 
+@test "a host's version and session fields reach this terminal printable: host list, session list and their warnings" {
+	add_host loud
+	# An escape sequence in what the host calls its version, and in the
+	# fields of the sessions it lists.
+	# shellcheck disable=SC2016 # the JSON's \u escapes are for the JSON reader
+	fake_mas loud 'cat >/dev/null & printf "%s\n" "{\"protocol\":1,\"version\":\"9\u001b]0;v\u0007\",\"exit\":0,\"stdout\":\"{\\\"sessions\\\":[{\\\"sessionId\\\":\\\"abcd\\\",\\\"tmuxSession\\\":\\\"mas-abcd\\\",\\\"status\\\":\\\"active\\\\u001b[2J\\\",\\\"createdAt\\\":\\\"c\\\\u001b[1m\\\",\\\"workingDir\\\":\\\"/w\\\\u001b[3m\\\",\\\"mode\\\":\\\"m\\\\u001b]0;t\\\\u0007\\\"}]}\",\"stderr\":\"\"}"'
+	run --separate-stderr mas host list
+	assert_success
+	assert_line --index 1 --regexp "^loud +$HOST_DEST +- +9"$'\uFFFD'"]0;v"$'\uFFFD'"\$"
+	run --separate-stderr mas session list
+	assert_success
+	assert_line --index 1 --regexp "^loud:abcd +mas-abcd +active"$'\uFFFD'"\\[2J +c"$'\uFFFD'"\\[1m +/w"$'\uFFFD'"\\[3m +- +m"$'\uFFFD'"]0;t"$'\uFFFD'" +loud\$"
+	# Another protocol: its version is named in a warning.
+	fake_mas loud 'cat >/dev/null & printf "%s\n" "{\"protocol\":7,\"version\":\"9\u001b]0;v\u0007\"}"'
+	run --separate-stderr mas session list
+	assert_success
+	[[ "$stderr" != *$'\e'* && "$stderr" != *$'\a'* ]] || fail "raw escapes on stderr: $(cat -v <<<"$stderr")"
+	stderr_has "its mas (version 9"$'\uFFFD'"]0;v"$'\uFFFD'") speaks protocol 7"
+}
+
 @test "session list: this machine's sessions and every host's, with a HOST column and host in JSON; a host down or hanging is named, the rest listed" {
 	use_idle_agent
 	run --separate-stderr mas session list
@@ -344,7 +380,7 @@ fake_mas() {
 	# beta goes down; a third host hangs past MAS_HOST_TIMEOUT.
 	stop_sshd beta
 	add_host stuck
-	fake_mas stuck 'exec sleep 600'
+	fake_mas stuck 'exec cat >/dev/null'
 	MAS_HOST_TIMEOUT=2 run --separate-stderr mas session list
 	assert_success
 	assert_equal "${#lines[@]}" 3
@@ -525,4 +561,106 @@ api_host_down() {
 	# The API's checks hold for the new field: another origin is refused.
 	run post_run '{"agents": {}, "host": "alpha"}' -H 'Origin: http://evil.test'
 	assert_output 403
+}
+
+@test "mas __remote refuses a request over 4 MiB, one cut short and one that is not JSON, each saying why, and runs nothing" {
+	export MAS_ROOT=$WORK
+	{
+		head -c 5000000 /dev/zero | tr '\0' ' '
+		echo '{"protocol":1,"args":["host","add","x","u@h"]}'
+	} >"$BATS_TEST_TMPDIR/big"
+	run --separate-stderr "$MAS_BIN" __remote <"$BATS_TEST_TMPDIR/big"
+	assert_failure 1
+	assert_output ""
+	assert_equal "$stderr" "mas: __remote: read the request on stdin: it is over 4 MiB"
+	run --separate-stderr "$MAS_BIN" __remote <<<'{"protocol":1,"args":["host","add","x"'
+	assert_failure 1
+	assert_equal "$stderr" "mas: __remote: read the request on stdin: unexpected EOF"
+	run --separate-stderr "$MAS_BIN" __remote <<<'host add x u@h'
+	assert_failure 1
+	assert_equal "$stderr" "mas: __remote: read the request on stdin: invalid character 'h' looking for beginning of value"
+	assert_file_not_exists "$WORK/hosts.json"
+}
+
+@test "MAS_HOST_TIMEOUT that is not a number of seconds a timer can count (NaN, a fraction of a nanosecond) is refused, never read as no bound" {
+	mas host add far me@far.invalid
+	local v
+	for v in NaN nan 1e-300 0 -1 x; do
+		MAS_HOST_TIMEOUT=$v run --separate-stderr mas host list
+		assert_failure 2
+		assert_equal "${stderr%%$'\n'*}" "mas: MAS_HOST_TIMEOUT=\"$v\": give a number of seconds above 0"
+	done
+}
+
+@test "a command that fails on a host: what it printed before its error is shown once, its error once, and a huge error line is cut" {
+	add_host loud
+	fake_mas loud 'cat >/dev/null & printf "%s\n" "{\"protocol\":1,\"version\":\"x\",\"exit\":1,\"stdout\":\"\",\"stderr\":\"[WARN] something\\nmas: it failed\\n\"}"'
+	run --separate-stderr mas session show loud:abcd
+	assert_failure 1
+	assert_equal "$stderr" "[WARN] something
+mas: host loud: it failed"
+	fake_mas loud 'cat >/dev/null & printf "%s\n" "{\"protocol\":1,\"version\":\"x\",\"exit\":1,\"stdout\":\"\",\"stderr\":\"not mas-like\\n\"}"'
+	run --separate-stderr mas session show loud:abcd
+	assert_failure 1
+	assert_equal "$stderr" "mas: host loud: not mas-like"
+	fake_mas loud 'cat >/dev/null & printf "{\"protocol\":1,\"version\":\"x\",\"exit\":1,\"stdout\":\"\",\"stderr\":\"mas: "; head -c 3000000 /dev/zero | tr "\0" x; printf "\"}\n"'
+	run --separate-stderr mas session show loud:abcd
+	assert_failure 1
+	((${#stderr} < 2000)) || fail "the host's error reached this terminal at ${#stderr} bytes"
+	[[ "$stderr" == "mas: host loud: xxxx"*"…" ]] || fail "not the cut error: ${stderr:0:100}"
+}
+
+@test "what a host's command printed is all shown when it succeeds: a line of stdout that begins 'mas: ' (an agent's screen) and its warnings" {
+	add_host loud
+	fake_mas loud 'cat >/dev/null & printf "%s\n" "{\"protocol\":1,\"version\":\"x\",\"exit\":0,\"stdout\":\"== 00 ==\\nmas: no such session\\n\$ \\n\",\"stderr\":\"mas: warning: w\\n\"}"'
+	run --separate-stderr mas peek 00 --session loud:abcd
+	assert_success
+	assert_output "== 00 ==
+mas: no such session
+\$ "
+	assert_equal "$stderr" "mas: warning: w"
+}
+
+# interrupt_at_host NAME COMMAND… runs mas COMMAND… in the background until
+# host NAME's mas runs, then sends it SIGINT (Ctrl-C) and sets status,
+# out and err to what it ended with.
+interrupt_at_host() {
+	local name=$1 pid
+	shift
+	rm -f "$BATS_TEST_TMPDIR/hosts/$name/home/reached"
+	"$MAS_BIN" "$@" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" 3>&- &
+	pid=$!
+	wait_until "the host's mas runs" test -e "$BATS_TEST_TMPDIR/hosts/$name/home/reached"
+	kill -INT "$pid"
+	status=0
+	wait "$pid" || status=$?
+	out="$(cat "$BATS_TEST_TMPDIR/out")"
+	err="$(cat "$BATS_TEST_TMPDIR/err")"
+}
+
+@test "Ctrl-C while the hosts are asked ends host list, session list and --host auto with 130, not with a list or a choice made of what came back" {
+	add_host stuck
+	fake_mas stuck 'touch "$HOME/reached"; exec cat >/dev/null'
+	interrupt_at_host stuck host list
+	assert_equal "$status" 130
+	assert_equal "$out" ""
+	assert_equal "$err" "mas: host list: interrupted: interrupt signal received"
+	interrupt_at_host stuck session list
+	assert_equal "$status" 130
+	assert_equal "$out" ""
+	assert_equal "$err" "mas: session list: interrupted: interrupt signal received"
+	interrupt_at_host stuck session create --host auto --no-attach
+	assert_equal "$status" 130
+	assert_equal "$out" ""
+	assert_equal "$err" "mas: session create: interrupted: interrupt signal received"
+	assert_equal "$(find . -path ./hosts.json -prune -o -print)" "."
+}
+
+@test "a word that is not UTF-8 is refused here, as a local send refuses it, never changed on its way to the host" {
+	add_host beta
+	fake_mas beta 'touch "$HOME/reached"; cat >/dev/null'
+	MAS_SESSION_ID=beta:abcd run --separate-stderr mas send 00 $'caf\xe9'
+	assert_failure 2
+	assert_equal "${stderr%%$'\n'*}" "mas: send: \"caf\\xe9\" is not valid UTF-8: it cannot travel to host beta"
+	assert_file_not_exists "$BATS_TEST_TMPDIR/hosts/beta/home/reached"
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -35,10 +36,13 @@ func (e Env) HostTimeout() (time.Duration, error) {
 		return DefaultHostTimeout, nil
 	}
 	s, err := strconv.ParseFloat(v, 64)
-	if err != nil || s <= 0 || s > 24*3600 {
+	// !(s <= 24h) refuses NaN too; a timeout that rounds to 0 ns would
+	// mean no bound at all.
+	d := time.Duration(s * float64(time.Second))
+	if err != nil || !(s <= 24*3600) || d <= 0 {
 		return 0, Usagef("MAS_HOST_TIMEOUT=%q: give a number of seconds above 0", v)
 	}
-	return time.Duration(s * float64(time.Second)), nil
+	return d, nil
 }
 
 // SSH is the ssh command line of MAS_SSH_COMMAND.
@@ -69,13 +73,19 @@ func (e Env) CallHost(ctx context.Context, h remote.Host, req remote.Request, ti
 }
 
 // remoteMessage is what a host's mas said on stderr when its command
-// failed: its lines, printable, without their "mas: " (ours adds one), at
-// most a few.
+// failed: its error, the lines it began with "mas: " (the others are
+// relayed as they are), or every line when it wrote none; printable,
+// without their "mas: " (ours adds one), at most a few of at most
+// maxMessageLine bytes: a host may answer megabytes.
 func remoteMessage(stderr string, exit int) string {
+	all := strings.Split(strings.TrimSpace(stderr), "\n")
+	if HasErrorLines(stderr) {
+		all = slices.DeleteFunc(all, func(l string) bool { return !strings.HasPrefix(l, "mas: ") })
+	}
 	var lines []string
-	for _, l := range strings.Split(strings.TrimSpace(stderr), "\n") {
+	for _, l := range all {
 		if l = strings.TrimSpace(strings.TrimPrefix(l, "mas: ")); l != "" {
-			lines = append(lines, layout.Printable(l))
+			lines = append(lines, remote.Cut(layout.Printable(l), maxMessageLine))
 		}
 	}
 	if len(lines) > 8 {
@@ -85,6 +95,15 @@ func remoteMessage(stderr string, exit int) string {
 		return fmt.Sprintf("its mas exited %d and said nothing", exit)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// maxMessageLine caps a line of a host's error.
+const maxMessageLine = 500
+
+// HasErrorLines tells whether a host's mas wrote an error on stderr: a
+// line that begins "mas: ".
+func HasErrorLines(stderr string) bool {
+	return strings.HasPrefix(stderr, "mas: ") || strings.Contains(stderr, "\nmas: ")
 }
 
 // HostSessions are the sessions of host h, as its session list --json
@@ -121,7 +140,7 @@ func (e Env) CreateOnHost(ctx context.Context, h remote.Host, config []byte) (Ho
 	if err != nil {
 		return HostCreated{}, err
 	}
-	req := remote.Request{Args: []string{"session", "create", "--no-attach", "--json"}, Config: string(config)}
+	req := remote.Request{Args: []string{"session", "create", "--no-attach", "--json"}, Config: config}
 	rep, err := e.CallHost(ctx, h, req, ready+CreateAllowance)
 	if err != nil {
 		return HostCreated{}, err

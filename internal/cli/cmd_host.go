@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 	"text/tabwriter"
 
 	ucli "github.com/urfave/cli/v2"
@@ -67,19 +66,18 @@ func (cl *CommandLine) hostList(ctx context.Context, cc *ucli.Context) error {
 		return err
 	}
 	states := make([]hostState, len(hosts))
-	var wg sync.WaitGroup
-	for i, h := range hosts {
-		wg.Go(func() {
-			states[i] = hostState{Host: h}
-			r, err := cl.callHost(ctx, h, remote.Request{Args: []string{"version"}}, timeout)
-			if err != nil {
-				states[i].Error = err.Error()
-				return
-			}
-			states[i].Answers, states[i].Version = true, r.Version
-		})
+	err = eachHost(ctx, hosts, func(i int, h remote.Host) {
+		states[i] = hostState{Host: h}
+		r, err := cl.callHost(ctx, h, remote.Request{Args: []string{"version"}}, timeout)
+		if err != nil {
+			states[i].Error = err.Error()
+			return
+		}
+		states[i].Answers, states[i].Version = true, r.Version
+	})
+	if err != nil {
+		return fmt.Errorf("host list: %w", err)
 	}
-	wg.Wait()
 	if cc.Bool("json") {
 		return cl.writeJSON(struct {
 			Hosts []hostState `json:"hosts"`

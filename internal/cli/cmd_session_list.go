@@ -64,7 +64,12 @@ func (cl *CommandLine) sessionList(ctx context.Context, cc *ucli.Context) error 
 		if dir == "" {
 			dir = "-" // an orphan has none
 		}
-		rows = append(rows, withHost(hosts, []string{layout.Printable(j.ref()), layout.Printable(j.TmuxSession), status, j.CreatedAt, dir, needsYou(j.Session), string(j.Mode)}, j.hostName()))
+		// Every cell printable: a host's sessions are what it answered.
+		row := withHost(hosts, []string{j.ref(), j.TmuxSession, status, j.CreatedAt, dir, needsYou(j.Session), string(j.Mode)}, j.hostName())
+		for i := range row {
+			row[i] = layout.Printable(row[i])
+		}
+		rows = append(rows, row)
 	}
 	return writeColumns(cl.io.Stdout, rows, 2)
 }

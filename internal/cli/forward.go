@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"mas/envfile"
 	"mas/internal/app"
@@ -122,6 +124,13 @@ func (cl *CommandLine) forwardOf(r *reading) (forwarded, bool, error) {
 	// then the other positionals after a "--".
 	lit := min(r.cmd.literal, len(pos))
 	c.f.req.Args = slices.Concat(r.names, pos[:lit], flags, []string{"--"}, pos[lit:])
+	// JSON would carry a word that is not UTF-8 changed (U+FFFD): the
+	// host would act on another text than the one given.
+	for _, w := range append(c.f.req.Args, c.f.req.Session) {
+		if !utf8.ValidString(w) {
+			return c.f, true, app.Usagef("%s: %q is not valid UTF-8: it cannot travel to host %s", c.path, w, c.f.host.Name)
+		}
+	}
 	return c.f, true, nil
 }
 
@@ -227,26 +236,31 @@ func (cl *CommandLine) runOnHost(ctx context.Context, f forwarded, cmd *command)
 	if r.Protocol == 0 {
 		return err // no reply at all: nothing to show
 	}
-	cl.relay(cl.io.Stderr.Write, r.Stderr)
+	// A failure's message holds every line when none is an error of
+	// mas's (remoteMessage): they are shown once.
+	if err == nil || app.HasErrorLines(r.Stderr) {
+		cl.relay(cl.io.Stderr.Write, hostHints(r.Stderr, f.host.Name), err != nil)
+	}
 	if err != nil {
 		return err
 	}
 	if switchOn(f.req.Args, "--json") {
 		return cl.relayJSON(f.host, r.Stdout)
 	}
-	cl.relay(cl.io.Stdout.Write, r.Stdout)
+	cl.relay(cl.io.Stdout.Write, r.Stdout, false)
 	return nil
 }
 
-// relay writes text a host printed, each line made printable; a failed
-// command's own "mas: " lines are left to its error.
-func (cl *CommandLine) relay(write func([]byte) (int, error), text string) {
+// relay writes text a host printed, each line made printable; failed
+// leaves out the "mas: " lines of a failed command's stderr, which its
+// error holds (remoteMessage).
+func (cl *CommandLine) relay(write func([]byte) (int, error), text string, failed bool) {
 	if text == "" {
 		return
 	}
 	var b strings.Builder
 	for _, l := range strings.SplitAfter(text, "\n") {
-		if strings.HasPrefix(l, "mas: ") {
+		if failed && strings.HasPrefix(l, "mas: ") {
 			continue
 		}
 		nl := strings.HasSuffix(l, "\n")
@@ -383,7 +397,7 @@ func (cl *CommandLine) createOnHost(ctx context.Context, r *reading, h remote.Ho
 	s, id := created.Session, created.ID
 	// The host's hint names the session as the host knows it: this
 	// side's follows.
-	cl.relay(cl.io.Stderr.Write, dropLines(created.Stderr, "attach with: "))
+	cl.relay(cl.io.Stderr.Write, dropLines(created.Stderr, "attach with: "), false)
 	ref := h.Name + ":" + id
 	cl.stderr.Infof("Session %s is running on host %s; attach with: mas session attach %s", ref, h.Name, h.Name+":"+id[:8])
 	if switchOn(r.flags, "--json") {
@@ -416,6 +430,31 @@ func (cl *CommandLine) hostEnvVars(ctx context.Context, h remote.Host, ref strin
 		return nil, err
 	}
 	return []envfile.Var{{Key: "MAS_SESSION_ID", Value: h.Name + ":" + id}}, nil
+}
+
+// uuidIn finds a session id in a line.
+var uuidIn = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+
+// hostHints is what host name's mas wrote on stderr with its "attach
+// with:" hints said for this machine: mas session attach NAME:<id> of the
+// session the line names, or none. The host's own (its id alone, its tmux
+// socket) would look for the session here.
+func hostHints(text, name string) string {
+	lines := strings.SplitAfter(text, "\n")
+	for i, l := range lines {
+		said, _, ok := strings.Cut(l, "; attach with: ")
+		if !ok {
+			continue
+		}
+		if id := uuidIn.FindString(said); id != "" {
+			said += "; attach with: mas session attach " + name + ":" + id[:8]
+		}
+		if strings.HasSuffix(l, "\n") {
+			said += "\n"
+		}
+		lines[i] = said
+	}
+	return strings.Join(lines, "")
 }
 
 // dropLines is text without the lines that hold marker.

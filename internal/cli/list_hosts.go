@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -58,11 +59,10 @@ func (cl *CommandLine) withHostSessions(ctx context.Context, local []app.Session
 	}
 	lists := make([][]app.Session, len(hosts))
 	errs := make([]error, len(hosts))
-	var wg sync.WaitGroup
-	for i, h := range hosts {
-		wg.Go(func() { lists[i], errs[i] = cl.hostSessions(ctx, h, timeout) })
+	err = eachHost(ctx, hosts, func(i int, h remote.Host) { lists[i], errs[i] = cl.hostSessions(ctx, h, timeout) })
+	if err != nil {
+		return nil, nil, fmt.Errorf("session list: %w", err)
 	}
-	wg.Wait()
 	for i, h := range hosts {
 		if errs[i] != nil {
 			cl.stderr.Warnf("%v; its sessions are not listed", errs[i])
@@ -79,6 +79,21 @@ func (cl *CommandLine) withHostSessions(ctx context.Context, local []app.Session
 // says.
 func (cl *CommandLine) hostSessions(ctx context.Context, h remote.Host, timeout time.Duration) ([]app.Session, error) {
 	return cl.app.HostSessions(ctx, h, timeout)
+}
+
+// eachHost runs ask for every host at once, and waits for them all.
+// Ctrl-C (ctx) while they run is its error: what came back by then is no
+// list, nor a choice, of what the hosts would answer.
+func eachHost(ctx context.Context, hosts []remote.Host, ask func(i int, h remote.Host)) error {
+	var wg sync.WaitGroup
+	for i, h := range hosts {
+		wg.Go(func() { ask(i, h) })
+	}
+	wg.Wait()
+	if ctx.Err() != nil {
+		return fmt.Errorf("interrupted: %w", context.Cause(ctx))
+	}
+	return nil
 }
 
 // hostsToAsk are the hosts of the root, and how long each may take to

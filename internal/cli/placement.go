@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"mas/internal/app"
 	"mas/internal/remote"
@@ -29,14 +28,13 @@ func (cl *CommandLine) place(ctx context.Context) (h remote.Host, local bool, er
 	}
 	counts := make([]int, len(hosts))
 	errs := make([]error, len(hosts))
-	var wg sync.WaitGroup
-	for i, h := range hosts {
-		wg.Go(func() {
-			sessions, err := cl.hostSessions(ctx, h, timeout)
-			counts[i], errs[i] = app.Running(sessions), err
-		})
+	err = eachHost(ctx, hosts, func(i int, h remote.Host) {
+		sessions, err := cl.hostSessions(ctx, h, timeout)
+		counts[i], errs[i] = app.Running(sessions), err
+	})
+	if err != nil {
+		return h, false, fmt.Errorf("session create: %w", err)
 	}
-	wg.Wait()
 	answered := make([]bool, len(hosts))
 	for i, err := range errs {
 		if answered[i] = err == nil; err != nil {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,10 +12,6 @@ import (
 
 	"mas/internal/remote"
 )
-
-// maxRequest caps the request a host reads: a config of 1 MiB, escaped,
-// and a command line.
-const maxRequest = 4 << 20
 
 // IsRemote tells whether args is "mas __remote", the remote side of a
 // request from another machine's mas (docs/hosts.md).
@@ -37,8 +34,11 @@ type Runner struct {
 // Ctrl-C.
 func ServeRemote(ctx context.Context, e IO, r Runner) int {
 	var req remote.Request
-	dec := json.NewDecoder(io.LimitReader(e.Stdin, maxRequest))
-	if err := dec.Decode(&req); err != nil {
+	in := &io.LimitedReader{R: e.Stdin, N: remote.MaxRequest}
+	if err := json.NewDecoder(in).Decode(&req); err != nil {
+		if in.N == 0 {
+			err = fmt.Errorf("it is over %d MiB", remote.MaxRequest>>20)
+		}
 		return r.Fail(fmt.Errorf("%s: read the request on stdin: %w", remote.Command, err), e.Stderr)
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
@@ -49,12 +49,16 @@ func ServeRemote(ctx context.Context, e IO, r Runner) int {
 	}()
 	var stdout, stderr strings.Builder
 	code := r.request(ctx, e, req, &stdout, &stderr)
-	out, err := json.Marshal(remote.Reply{Protocol: remote.Protocol, Version: e.Version, Exit: code,
-		Stdout: stdout.String(), Stderr: stderr.String()})
-	if err != nil {
+	// Without HTML escaping, which would write '<', '>' and '&' in 6
+	// bytes each against the caller's cap (remote.MaxReply).
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(remote.Reply{Protocol: remote.Protocol, Version: e.Version, Exit: code,
+		Stdout: stdout.String(), Stderr: stderr.String()}); err != nil {
 		return r.Fail(err, e.Stderr)
 	}
-	if _, err := e.Stdout.Write(append(out, '\n')); err != nil {
+	if _, err := e.Stdout.Write(out.Bytes()); err != nil {
 		return r.Fail(fmt.Errorf("%s: write the reply: %w", remote.Command, err), e.Stderr)
 	}
 	return 0
@@ -71,8 +75,8 @@ func (r Runner) request(ctx context.Context, e IO, req remote.Request, stdout, s
 		return r.Fail(fmt.Errorf("%s: the request names no command", remote.Command), stderr)
 	}
 	args := append([]string{e.Args[0]}, req.Args...)
-	if req.Config != "" {
-		path, err := writeConfig([]byte(req.Config))
+	if len(req.Config) > 0 {
+		path, err := writeConfig(req.Config)
 		if err != nil {
 			return r.Fail(err, stderr)
 		}

@@ -23,6 +23,7 @@ func TestParseSSH(t *testing.T) {
 		{"words and quotes, as a shell reads them", `ssh -i "/a b/key" -o 'ProxyJump=j'`, []string{"ssh", "-i", "/a b/key", "-o", "ProxyJump=j"}, ""},
 		{"variables expand, as GIT_SSH_COMMAND's do", `ssh -i $KEYS/id`, []string{"ssh", "-i", "/home/me/keys/id"}, ""},
 		{"a command substitution never runs", `ssh $(touch /tmp/x)`, nil, "MAS_SSH_COMMAND"},
+		{"nor a process substitution", `ssh -F <(touch /tmp/x)`, nil, "MAS_SSH_COMMAND: a process substitution is refused"},
 		{"an unclosed quote is an error", `ssh "-i`, nil, "MAS_SSH_COMMAND"},
 	}
 	for _, tt := range tests {
@@ -112,7 +113,8 @@ func TestCallNeverTrustsTheHost(t *testing.T) {
 		{"a reply of another protocol", `cat >/dev/null & echo '{"protocol":9,"version":"9.0"}'`, time.Minute, "speaks protocol 9"},
 		{"a reply with more after it", `cat >/dev/null & echo '{"protocol":1}{"protocol":1}'`, time.Minute, "followed by more output"},
 		{"an endless answer is cut at the cap", `cat >/dev/null & yes '{"protocol":1,'`, time.Minute, "more than 8 MiB"},
-		{"a host that hangs is cut at the timeout", `exec sleep 600`, 500 * time.Millisecond, "no answer within 500ms"},
+		{"so is a flood on stderr", `cat >/dev/null & yes 'warning' >&2`, time.Minute, "it wrote more than 64 KiB on stderr: not a reply of mas"},
+		{"a host that hangs is cut at the timeout", `exec cat >/dev/null`, 500 * time.Millisecond, "no answer within 500ms"},
 		{"a host without mas", `exit 127`, time.Minute, "mas is not installed there"},
 		{"a reply cut short", `cat >/dev/null & printf '{"protocol":1,"vers'; kill -9 $$`, time.Minute, "its reply was cut short"},
 		{"a mas killed before it answers", `cat >/dev/null & kill -9 $$`, time.Minute, "the command there was killed"},
@@ -133,7 +135,7 @@ func TestCallNeverTrustsTheHost(t *testing.T) {
 // TestCallStopsWhenInterrupted: Ctrl-C (the context cancelled) while a
 // host hangs ends the call at once, with no timeout set.
 func TestCallStopsWhenInterrupted(t *testing.T) {
-	h, s, home := fakeHostIn(t, `touch "$HOME/reached"; exec sleep 600`)
+	h, s, home := fakeHostIn(t, `touch "$HOME/reached"; exec cat >/dev/null`)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
@@ -169,5 +171,35 @@ func TestCallSendsTheRequestOnStdin(t *testing.T) {
 	}
 	if want := `{"protocol":1,"args":["send","00","$(touch x); ` + "`id`" + `"]}`; r.Stdout != want {
 		t.Errorf("the host read %s, want %s", r.Stdout, want)
+	}
+}
+
+// TestCallRefusesARequestTheHostWouldNot: a request over MaxRequest is
+// refused here, saying so, before ssh runs (which would report it as a
+// host that is too old).
+func TestCallRefusesARequestTheHostWouldNot(t *testing.T) {
+	ran := filepath.Join(t.TempDir(), "ran")
+	s := SSH{argv: []string{"sh", "-c", "touch " + ran}}
+	_, err := s.Call(context.Background(), Host{Name: "h", Destination: "me@h"},
+		Request{Args: []string{"send", "00", strings.Repeat("a", MaxRequest)}}, time.Minute)
+	if err == nil || err.Error() != "host h: the request is over 4 MiB, more than a host reads" {
+		t.Errorf("Call = %v, want host h: the request is over 4 MiB", err)
+	}
+	if _, err := os.Stat(ran); err == nil {
+		t.Error("ssh ran")
+	}
+}
+
+// TestCallCutsTheVersion: the version a host claims is shown in a column
+// of host list and in errors: it is cut to a version's length, and made
+// printable.
+func TestCallCutsTheVersion(t *testing.T) {
+	h, s := fakeHost(t, `cat >/dev/null & printf '{"protocol":1,"version":"\u001b[2J%s","exit":0}\n' "$(head -c 100000 /dev/zero | tr '\0' 9)"`)
+	r, err := s.Call(context.Background(), h, Request{Args: []string{"version"}}, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "\uFFFD[2J" + strings.Repeat("9", 58) + "…"; r.Version != want {
+		t.Errorf("Version = %.100q (%d bytes), want %q", r.Version, len(r.Version), want)
 	}
 }

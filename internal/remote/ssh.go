@@ -11,7 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"mvdan.cc/sh/v3/shell"
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
 
 	"mas/internal/layout"
 )
@@ -31,6 +32,10 @@ const (
 	maxStderr = 64 << 10
 )
 
+// MaxRequest caps a request: a config of 1 MiB (app's cap), in base64,
+// and a command line.
+const MaxRequest = 4 << 20
+
 // Request is what the remote side of mas reads on stdin: a command line of
 // mas to run there, and what it needs that is not a fixed word. Nothing
 // of it is ever on the remote command line, which the host's shell reads.
@@ -43,8 +48,10 @@ type Request struct {
 	Root    string `json:"root,omitempty"`
 	Session string `json:"session,omitempty"`
 	// Config is the content of the --config file the command is given,
-	// as a string: the host keeps it as written.
-	Config string `json:"config,omitempty"`
+	// as bytes (base64 in JSON): the host keeps it byte for byte, where a
+	// JSON string would change what is not UTF-8 and an escaping encoder
+	// would write some characters in 6 bytes.
+	Config []byte `json:"config,omitempty"`
 }
 
 // Reply is what the remote side writes on stdout once the command is over.
@@ -61,12 +68,12 @@ type SSH struct{ argv []string }
 
 // ParseSSH reads MAS_SSH_COMMAND, v, as shell words, the way git reads
 // GIT_SSH_COMMAND: quotes and $VARIABLES (from getenv) are expanded, a
-// command substitution is refused. Empty is "ssh".
+// command or process substitution is refused. Empty is "ssh".
 func ParseSSH(v string, getenv func(string) string) (SSH, error) {
 	if strings.TrimSpace(v) == "" {
 		return SSH{argv: []string{"ssh"}}, nil
 	}
-	argv, err := shell.Fields(v, getenv)
+	argv, err := fields(v, getenv)
 	if err != nil {
 		return SSH{}, fmt.Errorf("MAS_SSH_COMMAND: %w", err)
 	}
@@ -74,6 +81,23 @@ func ParseSSH(v string, getenv func(string) string) (SSH, error) {
 		return SSH{argv: []string{"ssh"}}, nil
 	}
 	return SSH{argv: argv}, nil
+}
+
+// fields is v's words as a shell expands them, with the variables of
+// getenv: shell.Fields, which also leaves a process substitution, <(…),
+// to a function it does not set, and panics on one.
+func fields(v string, getenv func(string) string) ([]string, error) {
+	var words []*syntax.Word
+	for w, err := range syntax.NewParser().WordsSeq(strings.NewReader(v)) {
+		if err != nil {
+			return nil, err
+		}
+		words = append(words, w)
+	}
+	cfg := &expand.Config{Env: expand.FuncEnviron(getenv), ProcSubst: func(*syntax.ProcSubst) (string, error) {
+		return "", errors.New("a process substitution is refused")
+	}}
+	return expand.Fields(cfg, words...)
 }
 
 // Argv is the command line that runs words on host h: "--" ends ssh's
@@ -140,13 +164,20 @@ func (s SSH) Call(ctx context.Context, h Host, req Request, timeout time.Duratio
 	if err != nil {
 		return Reply{}, err
 	}
+	if len(body) >= MaxRequest {
+		return Reply{}, &Error{Host: h.Name, Err: fmt.Errorf("the request is over %d MiB, more than a host reads", MaxRequest>>20)}
+	}
 	if timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
 	argv := s.Argv(h, false, "mas", Command)
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	// Past a cap, ssh is killed: it would go on reading, and dropping,
+	// what a host that never stops writes.
+	sshCtx, cut := context.WithCancel(ctx)
+	defer cut()
+	cmd := exec.CommandContext(sshCtx, argv[0], argv[1:]...)
 	// A host that holds the pipes open after ssh is killed does not
 	// hold this command.
 	cmd.WaitDelay = time.Second
@@ -154,8 +185,8 @@ func (s SSH) Call(ctx context.Context, h Host, req Request, timeout time.Duratio
 	if err != nil {
 		return Reply{}, err
 	}
-	stdout := &capped{max: MaxReply}
-	stderr := &capped{max: maxStderr}
+	stdout := &capped{max: MaxReply, cut: cut}
+	stderr := &capped{max: maxStderr, cut: cut}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if err := cmd.Start(); err != nil {
 		return s.reply(ctx, h, stdout, stderr, fmt.Errorf("cannot run %s: %w", argv[0], err), timeout)
@@ -174,6 +205,8 @@ func (s SSH) reply(ctx context.Context, h Host, stdout, stderr *capped, waitErr 
 	switch {
 	case stdout.over:
 		return fail(fmt.Errorf("it answered more than %d MiB: not a reply of mas", MaxReply>>20))
+	case stderr.over:
+		return fail(fmt.Errorf("it wrote more than %d KiB on stderr: not a reply of mas", maxStderr>>10))
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return fail(fmt.Errorf("no answer within %v", timeout))
 	case ctx.Err() != nil:
@@ -204,6 +237,10 @@ func (s SSH) reply(ctx context.Context, h Host, stdout, stderr *capped, waitErr 
 	case err != nil || r.Protocol == 0:
 		return fail(&OldMasError{Stderr: stderr.lastLine(""), Code: code})
 	}
+	// The version is shown as it came (host list, errors): made printable
+	// and cut here, once, so that no escape sequence of the host, nor
+	// megabytes of it, reach a terminal.
+	r.Version = Cut(layout.Printable(r.Version), maxVersion)
 	if r.Protocol != Protocol {
 		return fail(&OldMasError{Version: r.Version, Protocol: r.Protocol})
 	}
@@ -260,18 +297,33 @@ func (e *OldMasError) Error() string {
 	return msg + ": " + Install
 }
 
+// maxVersion caps the version a host claims.
+const maxVersion = 64
+
+// Cut is s cut to at most n bytes, at the edge of a character, and "…"
+// after it when it was cut: a line that a host wrote, for an error or a
+// column.
+func Cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "") + "…"
+}
+
 // capped keeps what is written to it up to max bytes, and whether more
-// came.
+// came, which it calls cut for.
 type capped struct {
 	buf  bytes.Buffer
 	max  int
 	over bool
+	cut  func()
 }
 
 func (c *capped) Write(p []byte) (int, error) {
 	if room := c.max - c.buf.Len(); len(p) > room {
 		c.buf.Write(p[:max(room, 0)])
 		c.over = true
+		c.cut()
 		return 0, errors.New("over the cap")
 	}
 	return c.buf.Write(p)
@@ -281,10 +333,7 @@ func (c *capped) Write(p []byte) (int, error) {
 // nothing was: the reason ssh gives for a failure comes last.
 func (c *capped) lastLine(or string) string {
 	lines := strings.Split(strings.TrimSpace(c.buf.String()), "\n")
-	last := layout.Printable(strings.TrimSpace(lines[len(lines)-1]))
-	if len(last) > 300 {
-		last = last[:300] + "…"
-	}
+	last := Cut(layout.Printable(strings.TrimSpace(lines[len(lines)-1])), 300)
 	if last == "" {
 		return or
 	}
