@@ -104,6 +104,19 @@ teardown() {
 	[[ "$stderr" == "mas: $WORK/hosts.json: invalid character"* ]] || fail "stderr: $stderr"
 }
 
+@test "session list with a hosts.json that cannot be read lists this machine's sessions, and says why the hosts' are not" {
+	use_idle_agent
+	local id
+	id="$(mas session create --no-attach 2>/dev/null)"
+	echo 'not json' >hosts.json
+	run --separate-stderr mas session list
+	assert_success
+	assert_line --index 0 --regexp '^SESSION ID +TMUX +STATUS +CREATED +WORKSPACE +NEEDS YOU +MODE$'
+	assert_line --index 1 --regexp "^$id +mas-${id:0:8} +active "
+	assert_equal "${#lines[@]}" 2
+	[[ "$stderr" == "mas: warning: $WORK/hosts.json: invalid character"*"; the hosts' sessions are not listed" ]] || fail "stderr: $stderr"
+}
+
 @test "host list: a host that is down, one without mas and one with an old mas are each named, the rest listed" {
 	add_host up
 	add_host down

@@ -26,6 +26,9 @@ type HostList struct {
 	list func(context.Context, remote.Host) ([]Session, error)
 	now  func() time.Time
 	kick chan struct{}
+	// slots holds one token per call under way: at most remote.MaxAsked
+	// hosts are asked at once.
+	slots chan struct{}
 
 	mu     sync.Mutex
 	hosts  []remote.Host         // as last loaded
@@ -67,7 +70,8 @@ func NewHostList(a *App) *HostList {
 
 // newHostList is a host list over load and list, which tests replace.
 func newHostList(load func() ([]remote.Host, error), list func(context.Context, remote.Host) ([]Session, error), now func() time.Time) *HostList {
-	return &HostList{load: load, list: list, now: now, kick: make(chan struct{}, 1), states: map[string]*HostState{}}
+	return &HostList{load: load, list: list, now: now, kick: make(chan struct{}, 1),
+		slots: make(chan struct{}, remote.MaxAsked), states: map[string]*HostState{}}
 }
 
 // Run asks every host, now and then every period or sooner when kicked,
@@ -113,6 +117,8 @@ func (l *HostList) ask(ctx context.Context, calls *sync.WaitGroup) {
 			continue
 		}
 		calls.Go(func() {
+			l.slots <- struct{}{}
+			defer func() { <-l.slots }()
 			sessions, err := l.list(ctx, h)
 			l.keep(h.Name, hostRows(sessions), err)
 		})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -263,5 +264,33 @@ func TestHostListRunsPastAHangingHost(t *testing.T) {
 	<-ran
 	if states, _ := l.Snapshot(); states[1].Answers || states[1].Err != "host slow: interrupted" {
 		t.Errorf("slow once Run ended: %+v", states[1])
+	}
+}
+
+// TestHostListAsksAFewHostsAtOnce: a hosts.json of many hosts starts at
+// most remote.MaxAsked calls at a time, and every host is asked.
+func TestHostListAsksAFewHostsAtOnce(t *testing.T) {
+	var mu sync.Mutex
+	running, most, asked := 0, 0, 0
+	fake := &fakeHosts{answers: map[string]func(context.Context) ([]Session, error){}}
+	for i := range 3 * remote.MaxAsked {
+		name := fmt.Sprintf("h%d", i)
+		fake.hosts = append(fake.hosts, remote.Host{Name: name, Destination: name})
+		fake.answers[name] = func(context.Context) ([]Session, error) {
+			mu.Lock()
+			running++
+			asked++
+			most = max(most, running)
+			mu.Unlock()
+			time.Sleep(time.Millisecond) // others start meanwhile, if they may
+			mu.Lock()
+			running--
+			mu.Unlock()
+			return nil, nil
+		}
+	}
+	newHostList(fake.load, fake.list, time.Now).Refresh(context.Background())
+	if asked != len(fake.hosts) || most > remote.MaxAsked {
+		t.Errorf("%d of %d hosts asked, at most %d at once; want all, at most %d", asked, len(fake.hosts), most, remote.MaxAsked)
 	}
 }

@@ -47,15 +47,24 @@ func withHost(hosts []remote.Host, row []string, v string) []string {
 // withHostSessions is local, the sessions of this machine, then those of
 // every host of the root, asked all at once with MAS_HOST_TIMEOUT each. A
 // host that does not answer is named on stderr and left out; the others
-// are listed.
+// are listed. A hosts.json that cannot be read is named on stderr too,
+// and this machine's sessions are listed all the same.
 func (cl *CommandLine) withHostSessions(ctx context.Context, local []app.Session) ([]listedSession, []remote.Host, error) {
 	out := make([]listedSession, len(local))
 	for i, s := range local {
 		out[i] = listedSession{Session: s}
 	}
-	hosts, timeout, err := cl.hostsToAsk()
-	if err != nil || len(hosts) == 0 {
-		return out, hosts, err
+	hosts, err := remote.Load(cl.app.Root())
+	if err != nil {
+		cl.stderr.Warnf("%v; the hosts' sessions are not listed", err)
+		return out, nil, nil
+	}
+	if len(hosts) == 0 {
+		return out, nil, nil
+	}
+	timeout, err := cl.askTimeout()
+	if err != nil {
+		return nil, nil, err
 	}
 	lists := make([][]app.Session, len(hosts))
 	errs := make([]error, len(hosts))
@@ -81,13 +90,18 @@ func (cl *CommandLine) hostSessions(ctx context.Context, h remote.Host, timeout 
 	return cl.app.HostSessions(ctx, h, timeout)
 }
 
-// eachHost runs ask for every host at once, and waits for them all.
-// Ctrl-C (ctx) while they run is its error: what came back by then is no
-// list, nor a choice, of what the hosts would answer.
+// eachHost runs ask for every host, at most remote.MaxAsked at once, and
+// waits for them all. Ctrl-C (ctx) while they run is its error: what came
+// back by then is no list, nor a choice, of what the hosts would answer.
 func eachHost(ctx context.Context, hosts []remote.Host, ask func(i int, h remote.Host)) error {
 	var wg sync.WaitGroup
+	slots := make(chan struct{}, remote.MaxAsked)
 	for i, h := range hosts {
-		wg.Go(func() { ask(i, h) })
+		wg.Go(func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			ask(i, h)
+		})
 	}
 	wg.Wait()
 	if ctx.Err() != nil {
@@ -104,9 +118,15 @@ func (cl *CommandLine) hostsToAsk() ([]remote.Host, time.Duration, error) {
 	if err != nil || len(hosts) == 0 {
 		return hosts, 0, err
 	}
-	if _, err := cl.ssh(); err != nil {
-		return nil, 0, err
-	}
-	timeout, err := cl.hostTimeout()
+	timeout, err := cl.askTimeout()
 	return hosts, timeout, err
+}
+
+// askTimeout is how long each host may take to answer, once
+// MAS_SSH_COMMAND and MAS_HOST_TIMEOUT are known to be good.
+func (cl *CommandLine) askTimeout() (time.Duration, error) {
+	if _, err := cl.ssh(); err != nil {
+		return 0, err
+	}
+	return cl.hostTimeout()
 }

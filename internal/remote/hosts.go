@@ -25,6 +25,10 @@ const FileName = "hosts.json"
 // maxFile caps the read of hosts.json, a file a user may edit by hand.
 const maxFile = 1 << 20
 
+// MaxAsked is how many hosts are asked at once: a hosts.json of
+// thousands of hosts starts no more ssh processes than that at a time.
+const MaxAsked = 32
+
 // Host is a machine that mas reaches over ssh, as host add made it.
 type Host struct {
 	Name string `json:"name"`
