@@ -16,7 +16,7 @@ import (
 // directory entry named like a session, with what its .session said when
 // it could be kept, and an end line that counts them; fields are
 // separated by tabs.
-const listCacheMagic = "mas list cache 1"
+const listCacheMagic = "mas list cache 2"
 
 // maxListCache caps what is read of the cache file: some 100,000 sessions.
 const maxListCache = 32 << 20
@@ -50,28 +50,40 @@ func (c *ListCache) Save() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.dirty || !c.listed || len(c.ids) == 0 || !plainField(c.root) {
+		if !c.dirty && c.listed {
+			c.consume(c.consumed, c.start) // the file says what the listing read
+		}
+		c.consumed = nil
 		return
 	}
 	dir := listCacheDir(c.root)
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+	err := os.Mkdir(dir, 0o700)
+	if err != nil && !errors.Is(err, os.ErrExist) {
 		return
 	}
+	// Commands mark what they change only once the directory exists
+	// (markChanged): what this listing read, a command that wrote meanwhile
+	// unmarked may have changed, so it is not kept for the next process.
+	created := err == nil
 	if safefile.CheckDir(dir) != nil {
 		return
 	}
-	if safefile.WriteAtomic(listCacheFile(c.root), c.format(), 0o600) == nil {
+	if safefile.WriteAtomic(listCacheFile(c.root), c.format(!created), 0o600) == nil && !created {
 		c.dirty = false
+		c.consume(c.consumed, c.start)
 	}
+	c.consumed = nil
 }
 
-// format is the cache file of c.
-func (c *ListCache) format() []byte {
+// format is the cache file of c, with what each .session said when
+// entries, else with the directory's entries alone.
+func (c *ListCache) format(entries bool) []byte {
 	var b bytes.Buffer
 	b.WriteString(listCacheMagic + "\nroot\t" + c.root + "\ndir\t")
 	b.WriteString(c.dir.format() + "\t" + strconv.FormatInt(c.dirAt, 10) + "\t" + strconv.FormatBool(c.removal) + "\n")
 	for _, e := range c.ids {
 		b.WriteString("s\t" + e.id + "\t" + strconv.FormatBool(e.dir))
-		if ce := c.entries[e.id]; ce != nil {
+		if ce := c.entries[e.id]; ce != nil && entries {
 			b.WriteString("\t" + ce.key.format() + "\t" + strconv.FormatInt(ce.readAt, 10) + "\t" + string(ce.status) + "\t" + ce.createdAt +
 				"\t" + strconv.FormatInt(ce.idleSince, 10) + "\t" + strconv.FormatInt(ce.lastAt, 10) + "\t" + ce.last)
 		}

@@ -214,8 +214,10 @@ func (s *Session) Metadata() Metadata {
 }
 
 // save writes .session and metadata.json, each atomically, mode 0600, in
-// that order (see NoteActivity).
+// that order (see NoteActivity), having first marked the session as
+// changed for session list (markChanged).
 func (s *Session) save() error {
+	markChanged(filepath.Dir(s.home), s.ID)
 	if err := envfile.Write(filepath.Join(s.home, ".session"), s.vars(), sessionKeys); err != nil {
 		return err
 	}
