@@ -115,9 +115,14 @@ func derived(root, id string) *Session { return derivedIn(sessionsDir(root), roo
 // sessions, once for many sessions: id, a directory's name, needs no
 // cleaning, so the paths are concatenated (a listing derives thousands).
 func derivedIn(sessions, root, id string) *Session {
-	dir := sessions + string(filepath.Separator) + id
-	return &Session{home: dir, ID: id, TmuxName: TmuxName(id), Dir: dir, UnitDir: dir + string(filepath.Separator) + "unit",
-		WorkflowsDir: dir + string(filepath.Separator) + "workflows", Root: root, Mode: layout.Isolated}
+	// One string holds the three paths, each a part of it: a listing
+	// derives thousands.
+	sep := string(filepath.Separator)
+	paths := sessions + sep + id + sep + "unit" + sessions + sep + id + sep + "workflows"
+	dir := len(sessions) + 1 + len(id)
+	unit := dir + len(sep+"unit")
+	return &Session{home: paths[:dir], ID: id, TmuxName: TmuxName(id), Dir: paths[:dir], UnitDir: paths[:unit],
+		WorkflowsDir: paths[unit:], Root: root, Mode: layout.Isolated}
 }
 
 // InconsistentError is a .session file that names another session, tmux
