@@ -183,14 +183,16 @@ func (c *ListCache) list(running []layout.Ref, known bool) ([]Listed, error) {
 // such a session's .session; the next listing of a process that lists
 // again (mas serve) sees it, as does one without the cache file.
 func (c *ListCache) trust(ids []cachedID, keys []statKey, marks map[string]int64, running []layout.Ref) {
-	runs := make(map[string]bool, len(running))
+	runs := make(map[string]bool, len(running)) // by the id's part of their TmuxName
 	for _, r := range running {
-		runs[r.Name] = true
+		if short, ok := strings.CutPrefix(r.Name, tmuxPrefix); ok {
+			runs[short] = true
+		}
 	}
 	for i, e := range ids {
 		ce := c.entries[e.id]
 		if _, marked := marks[e.id]; marked || !e.dir || ce == nil || ce.status != Stopped || !ce.key.settled(ce.readAt) ||
-			ce.lastAt == 0 || ce.lastAt-ce.idleSince < int64(idleGrace) || runs[TmuxName(e.id)] {
+			ce.lastAt == 0 || ce.lastAt-ce.idleSince < int64(idleGrace) || runs[e.id[:tmuxIDLen]] {
 			continue
 		}
 		keys[i] = statKey{key: ce.key, ok: true}

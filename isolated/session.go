@@ -115,14 +115,15 @@ func derived(root, id string) *Session { return derivedIn(sessionsDir(root), roo
 // sessions, once for many sessions: id, a directory's name, needs no
 // cleaning, so the paths are concatenated (a listing derives thousands).
 func derivedIn(sessions, root, id string) *Session {
-	// One string holds the three paths, each a part of it: a listing
-	// derives thousands.
+	// One string holds the three paths and the tmux name, each a part of
+	// it: a listing derives thousands.
 	sep := string(filepath.Separator)
-	paths := sessions + sep + id + sep + "unit" + sessions + sep + id + sep + "workflows"
+	all := sessions + sep + id + sep + "unit" + sessions + sep + id + sep + "workflows" + TmuxName(id)
 	dir := len(sessions) + 1 + len(id)
 	unit := dir + len(sep+"unit")
-	return &Session{home: paths[:dir], ID: id, TmuxName: TmuxName(id), Dir: paths[:dir], UnitDir: paths[:unit],
-		WorkflowsDir: paths[unit:], Root: root, Mode: layout.Isolated}
+	name := len(all) - len(tmuxPrefix) - tmuxIDLen
+	return &Session{home: all[:dir], ID: id, TmuxName: all[name:], Dir: all[:dir], UnitDir: all[:unit],
+		WorkflowsDir: all[unit:name], Root: root, Mode: layout.Isolated}
 }
 
 // InconsistentError is a .session file that names another session, tmux

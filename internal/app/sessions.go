@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime/debug"
 	"time"
 
 	"mas/internal/activity"
@@ -67,12 +68,24 @@ func (a *App) Sessions(ctx context.Context) (sessions []isolated.Listed, tmuxErr
 // isolated sessions and orphans (isolated.List), then its legacy session
 // (legacy.List), all checked against one listing of tmux; tmuxErr says
 // that the statuses could not be checked.
+//
+// It is the command line's (mas serve lists with SessionsAndPanes), whose
+// process lists once, prints and exits: what it allocates, some
+// kilobytes per session, is collected only past a soft memory limit
+// (listGCLimit), not at every doubling of the heap, which cost a fifth of
+// a listing of thousands of sessions.
 func (a *App) SessionList(ctx context.Context) (list []Session, tmuxErr, err error) {
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(listGCLimit)
 	loaded := a.preload()
 	running, listErr := layout.ListSessions(ctx, a.Tmux)
 	<-loaded
 	return a.listAmong(ctx, running, listErr)
 }
+
+// listGCLimit is the heap SessionList leaves uncollected: the sessions
+// of some ten thousand.
+const listGCLimit = 64 << 20
 
 // preload reads the root's list cache file, if this process has not yet,
 // while the caller waits for tmux (the channel closes when it is read):
