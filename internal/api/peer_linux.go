@@ -2,6 +2,7 @@ package api
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"net/netip"
@@ -48,7 +49,11 @@ func findSocket(table string, local, remote netip.AddrPort) (uid int, found bool
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Scan() // the header
+	wanted := []byte(want)
 	for sc.Scan() {
+		if !bytes.Contains(sc.Bytes(), wanted) {
+			continue // split only the line that may be it
+		}
 		// sl local_address rem_address st tx:rx tr:when retrnsmt uid …
 		fields := strings.Fields(sc.Text())
 		if len(fields) < 8 || fields[1]+" "+fields[2] != want {
