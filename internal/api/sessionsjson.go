@@ -79,15 +79,22 @@ func (c *sessionsJSON) encode(list []Session) ([]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	kept := make(map[sessionKey][]byte, len(list))
-	var b bytes.Buffer
-	b.WriteString(sessionsOpen)
+	parts := make([][]byte, len(list))
+	size := len(sessionsOpen) + len(sessionsClose) + len(sessionsEndLine) + 20
 	for i := range list {
-		if i > 0 {
-			b.WriteByte(',')
-		}
 		data, err := c.session(&list[i], kept)
 		if err != nil {
 			return nil, err
+		}
+		parts[i] = data
+		size += len(",\n"+sessionIndent) + len(data)
+	}
+	var b bytes.Buffer
+	b.Grow(size) // one buffer for the answer
+	b.WriteString(sessionsOpen)
+	for i, data := range parts {
+		if i > 0 {
+			b.WriteByte(',')
 		}
 		b.WriteString("\n" + sessionIndent)
 		b.Write(data)
