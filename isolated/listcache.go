@@ -60,8 +60,8 @@ type ListCache struct {
 	// cannot have changed (trusted), the next ones stat every .session.
 	listings int
 	// consumed are the change markers the next Save removes once the
-	// cache file says what their sessions' files say; start when this
-	// listing began (Unix ns).
+	// cache file says what their sessions' files say; start when the
+	// last listing began (Unix ns).
 	consumed []string
 	start    int64
 }
@@ -141,6 +141,7 @@ func (c *ListCache) list(running []layout.Ref, known bool) ([]Listed, error) {
 		c.load()
 	}
 	start := c.now().UnixNano()
+	c.start, c.consumed = start, nil
 	dir, err := os.OpenFile(sessionsDir(c.root), os.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		c.forget()
@@ -168,7 +169,6 @@ func (c *ListCache) list(running []layout.Ref, known bool) ([]Listed, error) {
 	for i, e := range ids {
 		out = append(out, c.session(e, keys[i], running, known, start))
 	}
-	c.consumed, c.start = nil, start
 	if marksOK {
 		c.consumed = c.consumable(marks, start)
 	}

@@ -59,6 +59,13 @@ func (c *ListCache) load() {
 func (c *ListCache) Save() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.now().UnixNano()-c.start > int64(markerGrace/2) {
+		// Listed so long ago that a mark it saw may have been consumed
+		// since, by a listing that read the file after it: what it
+		// read is not written over what that listing wrote.
+		c.consumed = nil
+		return
+	}
 	if !c.dirty || !c.listed || len(c.ids) == 0 || !plainField(c.root) {
 		if !c.dirty && c.listed {
 			c.consume(c.consumed, c.start) // the file says what the listing read

@@ -619,3 +619,31 @@ func listsTruth(t *testing.T, c *ListCache, root string, running []layout.Ref, w
 		t.Errorf("%s:\n got %+v\nwant %+v", what, got, want)
 	}
 }
+
+// TestListCacheSlowListingWritesNothing: a listing whose cache is saved
+// more than half of markerGrace after it began does not write the file:
+// a listing made meanwhile may have consumed a mark this one saw before
+// the write it announced.
+func TestListCacheSlowListingWritesNothing(t *testing.T) {
+	root := warmedOne(t)
+	markChanged(filepath.Join(root, "sessions"), oneID)
+	c := later(root)
+	c.mu.Lock()
+	if _, err := c.list(nil, true); err != nil {
+		t.Fatal(err)
+	}
+	c.mu.Unlock()
+	before, err := os.Stat(listCacheFile(root))
+	must(t, err)
+	c.now = func() time.Time { return time.Now().Add(time.Hour + markerGrace) }
+	c.dirty = true
+	c.Save()
+	after, err := os.Stat(listCacheFile(root))
+	must(t, err)
+	if !os.SameFile(before, after) {
+		t.Errorf("a slow listing wrote its cache") // a new file: WriteAtomic renames
+	}
+	if _, err := os.Lstat(filepath.Join(changedDir(root), oneID)); err != nil {
+		t.Errorf("a slow listing consumed a mark: %v", err)
+	}
+}
