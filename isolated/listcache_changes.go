@@ -135,10 +135,10 @@ func (c *ListCache) consume(ids []string, start int64) {
 			continue
 		}
 		if st.Mtim.Nano() >= start-int64(markerGrace) {
-			// Marked again meanwhile: put back, unless a newer marker
-			// is there already; left aside, it still counts.
-			err := unix.Renameat2(unix.AT_FDCWD, aside, unix.AT_FDCWD, mark, unix.RENAME_NOREPLACE)
-			if !errors.Is(err, unix.EEXIST) {
+			// Marked again meanwhile: put back (a link never replaces a
+			// newer marker), unless a newer one is there already; left
+			// aside, it still counts.
+			if err := os.Link(aside, mark); err != nil && !errors.Is(err, os.ErrExist) {
 				continue
 			}
 		}
