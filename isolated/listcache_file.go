@@ -85,6 +85,9 @@ func (c *ListCache) Save() {
 	if safefile.CheckDir(dir) != nil {
 		return
 	}
+	// Where marks go, made now so that a person can mark a session too
+	// (touch changed/<id>: see docs/files.md).
+	os.Mkdir(changedDir(c.root), 0o700)
 	if safefile.WriteAtomic(listCacheFile(c.root), c.format(!created), 0o600) == nil && !created {
 		c.dirty = false
 		c.consume(c.consumed, c.start)

@@ -514,8 +514,8 @@ func TestListCacheFileIsReadSafely(t *testing.T) {
 // command) trusts what its cache file says of a stopped session that no
 // command marked as changed, without a stat: a hand edit in place of its
 // .session is not seen. It is seen by a second listing of the process
-// (mas serve), once the cache file is removed, and by any listing while
-// tmux runs a session of its name.
+// (mas serve), once the cache file is removed or the session marked by
+// hand, and by any listing while tmux runs a session of its name.
 func TestListCacheTrustsStoppedSessions(t *testing.T) {
 	a := oneID
 	setup := func(t *testing.T) (root string, before []row) {
@@ -539,6 +539,11 @@ func TestListCacheTrustsStoppedSessions(t *testing.T) {
 	t.Run("without the cache file", func(t *testing.T) {
 		root, _ := setup(t)
 		must(t, os.Remove(listCacheFile(root)))
+		listsTruth(t, later(root), root, nil, "")
+	})
+	t.Run("a mark made by hand", func(t *testing.T) {
+		root, _ := setup(t)
+		must(t, os.WriteFile(filepath.Join(changedDir(root), a), nil, 0o600)) // touch
 		listsTruth(t, later(root), root, nil, "")
 	})
 	t.Run("while tmux runs a session of its name", func(t *testing.T) {
