@@ -78,8 +78,14 @@ func isShortID(s string) bool {
 	return true
 }
 
-// TmuxName is the tmux session name of a session id.
-func TmuxName(id string) string { return "mas-" + id[:8] }
+// TmuxName is the tmux session name of a session id: tmuxPrefix and its
+// first tmuxIDLen characters.
+func TmuxName(id string) string { return tmuxPrefix + id[:tmuxIDLen] }
+
+const (
+	tmuxPrefix = "mas-"
+	tmuxIDLen  = 8
+)
 
 // Dir is the directory of a session under root.
 func Dir(root, id string) string { return filepath.Join(root, "sessions", id) }

@@ -56,6 +56,14 @@ type ListCache struct {
 	// found it unchanged since the last listing.
 	listed  bool
 	entries map[string]*cacheEntry
+	// listings counts this process's listings: its first trusts what
+	// cannot have changed (trusted), the next ones stat every .session.
+	listings int
+	// consumed are the change markers the next Save removes once the
+	// cache file says what their sessions' files say; start when the
+	// last listing began (Unix ns).
+	consumed []string
+	start    int64
 }
 
 // cachedID is an entry of the sessions directory named like a session.
@@ -133,6 +141,7 @@ func (c *ListCache) list(running []layout.Ref, known bool) ([]Listed, error) {
 		c.load()
 	}
 	start := c.now().UnixNano()
+	c.start, c.consumed = start, nil
 	dir, err := os.OpenFile(sessionsDir(c.root), os.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		c.forget()
@@ -150,12 +159,44 @@ func (c *ListCache) list(running []layout.Ref, known bool) ([]Listed, error) {
 	if err != nil {
 		return nil, err
 	}
-	keys := statSessions(dirfd, ids)
+	keys := make([]statKey, len(ids))
+	marks, marksOK := c.readMarkers()
+	if c.listings++; c.listings == 1 && marksOK {
+		c.trust(ids, keys, marks, running)
+	}
+	statSessions(dirfd, ids, keys)
 	out := make([]Listed, 0, len(ids))
 	for i, e := range ids {
 		out = append(out, c.session(e, keys[i], running, known, start))
 	}
+	if marksOK {
+		c.consumed = c.consumable(marks, start)
+	}
 	return out, nil
+}
+
+// trust sets, in keys, the cached key of each session of ids whose
+// entry cannot have changed since it was read, so that it is not stat'ed:
+// a session that was stopped, whose file had settled and whose agents'
+// last activity was kept, that tmux does not run and that no command
+// marked as changed since (marks). Only a person's hand edit changes
+// such a session's .session; the next listing of a process that lists
+// again (mas serve) sees it, as does one without the cache file.
+func (c *ListCache) trust(ids []cachedID, keys []statKey, marks map[string]int64, running []layout.Ref) {
+	runs := make(map[string]bool, len(running)) // by the id's part of their TmuxName
+	for _, r := range running {
+		if short, ok := strings.CutPrefix(r.Name, tmuxPrefix); ok {
+			runs[short] = true
+		}
+	}
+	for i, e := range ids {
+		ce := c.entries[e.id]
+		if _, marked := marks[e.id]; marked || !e.dir || ce == nil || ce.status != Stopped || !ce.key.settled(ce.readAt) ||
+			ce.lastAt == 0 || ce.lastAt-ce.idleSince < int64(idleGrace) || runs[e.id[:tmuxIDLen]] {
+			continue
+		}
+		keys[i] = statKey{key: ce.key, ok: true}
+	}
 }
 
 // forget empties the cache of a root that has no sessions directory.
@@ -236,15 +277,14 @@ type statKey struct {
 	ok  bool
 }
 
-// statSessions stats the .session of each of ids, a directory of the
-// sessions directory open as dirfd: by as many goroutines as there are
-// CPUs when there are many, since these stats are most of what a
-// listing costs.
-func statSessions(dirfd int, ids []cachedID) []statKey {
-	keys := make([]statKey, len(ids))
+// statSessions stats, into keys, the .session of each of ids, a
+// directory of the sessions directory open as dirfd, whose key is not set
+// (trusted): by as many goroutines as there are CPUs when there are many,
+// since these stats are most of what such a listing costs.
+func statSessions(dirfd int, ids []cachedID, keys []statKey) {
 	stat := func(from, to int) {
 		for i := from; i < to; i++ {
-			if ids[i].dir {
+			if ids[i].dir && !keys[i].ok {
 				keys[i].key, keys[i].ok = statAt(dirfd, ids[i].id+"/.session")
 			}
 		}
@@ -252,14 +292,13 @@ func statSessions(dirfd int, ids []cachedID) []statKey {
 	workers := min(runtime.GOMAXPROCS(0), len(ids)/statsPerWorker)
 	if workers < 2 {
 		stat(0, len(ids))
-		return keys
+		return
 	}
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() { stat(w*len(ids)/workers, (w+1)*len(ids)/workers) })
 	}
 	wg.Wait()
-	return keys
 }
 
 // statsPerWorker is the fewest stats worth a goroutine of their own.

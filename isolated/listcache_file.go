@@ -16,13 +16,23 @@ import (
 // directory entry named like a session, with what its .session said when
 // it could be kept, and an end line that counts them; fields are
 // separated by tabs.
-const listCacheMagic = "mas list cache 1"
+const listCacheMagic = "mas list cache 2"
 
 // maxListCache caps what is read of the cache file: some 100,000 sessions.
 const maxListCache = 32 << 20
 
 func listCacheDir(root string) string  { return filepath.Join(sessionsDir(root), ".cache") }
 func listCacheFile(root string) string { return filepath.Join(listCacheDir(root), "list") }
+
+// Load reads the cache file, unless c did already; List reads it when
+// it must, and a caller may read it beforehand, while it waits for tmux.
+func (c *ListCache) Load() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.read {
+		c.load()
+	}
+}
 
 // load reads the cache file; one that cannot be read or parsed is
 // ignored, and replaced when the cache is saved.
@@ -49,29 +59,51 @@ func (c *ListCache) load() {
 func (c *ListCache) Save() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.now().UnixNano()-c.start > int64(markerGrace/2) {
+		// Listed so long ago that a mark it saw may have been consumed
+		// since, by a listing that read the file after it: what it
+		// read is not written over what that listing wrote.
+		c.consumed = nil
+		return
+	}
 	if !c.dirty || !c.listed || len(c.ids) == 0 || !plainField(c.root) {
+		if !c.dirty && c.listed {
+			c.consume(c.consumed, c.start) // the file says what the listing read
+		}
+		c.consumed = nil
 		return
 	}
 	dir := listCacheDir(c.root)
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+	err := os.Mkdir(dir, 0o700)
+	if err != nil && !errors.Is(err, os.ErrExist) {
 		return
 	}
+	// Commands mark what they change only once the directory exists
+	// (markChanged): what this listing read, a command that wrote meanwhile
+	// unmarked may have changed, so it is not kept for the next process.
+	created := err == nil
 	if safefile.CheckDir(dir) != nil {
 		return
 	}
-	if safefile.WriteAtomic(listCacheFile(c.root), c.format(), 0o600) == nil {
+	// Where marks go, made now so that a person can mark a session too
+	// (touch changed/<id>: see docs/files.md).
+	os.Mkdir(changedDir(c.root), 0o700)
+	if safefile.WriteAtomic(listCacheFile(c.root), c.format(!created), 0o600) == nil && !created {
 		c.dirty = false
+		c.consume(c.consumed, c.start)
 	}
+	c.consumed = nil
 }
 
-// format is the cache file of c.
-func (c *ListCache) format() []byte {
+// format is the cache file of c, with what each .session said when
+// entries, else with the directory's entries alone.
+func (c *ListCache) format(entries bool) []byte {
 	var b bytes.Buffer
 	b.WriteString(listCacheMagic + "\nroot\t" + c.root + "\ndir\t")
 	b.WriteString(c.dir.format() + "\t" + strconv.FormatInt(c.dirAt, 10) + "\t" + strconv.FormatBool(c.removal) + "\n")
 	for _, e := range c.ids {
 		b.WriteString("s\t" + e.id + "\t" + strconv.FormatBool(e.dir))
-		if ce := c.entries[e.id]; ce != nil {
+		if ce := c.entries[e.id]; ce != nil && entries {
 			b.WriteString("\t" + ce.key.format() + "\t" + strconv.FormatInt(ce.readAt, 10) + "\t" + string(ce.status) + "\t" + ce.createdAt +
 				"\t" + strconv.FormatInt(ce.idleSince, 10) + "\t" + strconv.FormatInt(ce.lastAt, 10) + "\t" + ce.last)
 		}
@@ -95,7 +127,7 @@ func (c *ListCache) parse(data []byte) bool {
 	if line, rest, ok = cutLine(rest, ok); !ok {
 		return false
 	}
-	f := fields{line}
+	f := fields{line, '\t'}
 	c.dir, ok = parseKey(f.next())
 	c.dirAt, ok = parseInt(f.next(), ok)
 	removal := f.next()
@@ -103,17 +135,20 @@ func (c *ListCache) parse(data []byte) bool {
 	if !ok || f.rest != "" || removal != "true" && removal != "false" {
 		return false
 	}
-	c.ids = make([]cachedID, 0, strings.Count(rest, "\n"))
+	n := strings.Count(rest, "\n")
+	c.ids, c.entries = make([]cachedID, 0, n), make(map[string]*cacheEntry, n)
+	slab := make([]cacheEntry, n) // one allocation for all the entries
 	for ok {
 		if line, rest, ok = cutLine(rest, ok); !ok || strings.HasPrefix(line, "end\t") {
 			break
 		}
-		id, ce, good := parseEntry(line)
+		ce := &slab[len(c.ids)]
+		id, has, good := parseEntry(line, ce)
 		if !good || len(c.ids) > 0 && c.ids[len(c.ids)-1].id >= id.id {
 			return false
 		}
 		c.ids = append(c.ids, id)
-		if ce != nil {
+		if has {
 			c.entries[id.id] = ce
 		}
 	}
@@ -126,57 +161,90 @@ func cutLine(s string, ok bool) (line, rest string, _ bool) {
 	return line, rest, ok && found
 }
 
-// fields are the tab-separated fields of a line of the cache file.
-type fields struct{ rest string }
+// fields are the fields of a string separated by sep: a line of the
+// cache file by tabs, a key by spaces.
+type fields struct {
+	rest string
+	sep  byte
+}
 
 // next cuts the next field off f: "" when there is none.
 func (f *fields) next() string {
-	v, rest, _ := strings.Cut(f.rest, "\t")
-	f.rest = rest
+	i := strings.IndexByte(f.rest, f.sep)
+	if i < 0 {
+		v := f.rest
+		f.rest = ""
+		return v
+	}
+	v := f.rest[:i]
+	f.rest = f.rest[i+1:]
 	return v
 }
 
-// parseEntry parses a session's line of the cache file.
-func parseEntry(line string) (id cachedID, ce *cacheEntry, ok bool) {
-	f := fields{line}
+// parseEntry parses a session's line of the cache file, into ce when it
+// has an entry (has).
+func parseEntry(line string, ce *cacheEntry) (id cachedID, has, ok bool) {
+	f := fields{line, '\t'}
 	kind, name, dir := f.next(), f.next(), f.next()
 	if kind != "s" || !isCanonical(name) || dir != "true" && dir != "false" {
-		return id, nil, false
+		return id, false, false
 	}
 	id = cachedID{id: name, dir: dir == "true"}
 	if f.rest == "" {
-		return id, nil, true
+		return id, false, true
 	}
-	ce = &cacheEntry{}
 	ce.key, ok = parseKey(f.next())
 	ce.readAt, ok = parseInt(f.next(), ok)
 	ce.status, ce.createdAt = Status(f.next()), f.next()
 	ce.idleSince, ok = parseInt(f.next(), ok)
 	ce.lastAt, ok = parseInt(f.next(), ok)
 	ce.last = f.next()
-	return id, ce, ok && f.rest == "" && (ce.status == Active || ce.status == Stopped)
+	return id, true, ok && f.rest == "" && (ce.status == Active || ce.status == Stopped)
 }
 
 // parseKey parses fileKey.format.
 func parseKey(s string) (k fileKey, ok bool) {
-	var dev, ino, size, mode, mtime, ctime string
-	dev, f, _ := strings.Cut(s, " ")
-	ino, f, _ = strings.Cut(f, " ")
-	size, f, _ = strings.Cut(f, " ")
-	mode, f, _ = strings.Cut(f, " ")
-	mtime, ctime, ok = strings.Cut(f, " ")
-	d, err1 := strconv.ParseUint(dev, 10, 64)
-	i, err2 := strconv.ParseUint(ino, 10, 64)
-	m, err3 := strconv.ParseUint(mode, 10, 32)
-	k = fileKey{dev: d, ino: i, mode: uint32(m)}
-	k.size, ok = parseInt(size, ok && err1 == nil && err2 == nil && err3 == nil)
-	k.mtime, ok = parseInt(mtime, ok)
-	k.ctime, ok = parseInt(ctime, ok)
-	return k, ok
+	f := fields{s, ' '}
+	var dev, ino, mode uint64
+	dev, ok = parseUint(f.next(), true)
+	ino, ok = parseUint(f.next(), ok)
+	k.size, ok = parseInt(f.next(), ok)
+	mode, ok = parseUint(f.next(), ok)
+	k.mtime, ok = parseInt(f.next(), ok)
+	k.ctime, ok = parseInt(f.next(), ok)
+	k.dev, k.ino, k.mode = dev, ino, uint32(mode)
+	return k, ok && mode <= 1<<32-1 && f.rest == ""
 }
 
-// parseInt parses a decimal int64; ok stays false once false.
+// parseInt parses a decimal int64, as strconv.FormatInt writes it; ok
+// stays false once false. A listing parses some ten per session: by hand,
+// without strconv's generality.
 func parseInt(s string, ok bool) (int64, bool) {
-	n, err := strconv.ParseInt(s, 10, 64)
-	return n, ok && err == nil
+	neg := strings.HasPrefix(s, "-")
+	u, ok := parseUint(strings.TrimPrefix(s, "-"), ok)
+	if !ok || u > 1<<63-1 {
+		return 0, false
+	}
+	if neg {
+		return -int64(u), true
+	}
+	return int64(u), true
+}
+
+// parseUint parses a decimal uint64 of no more than 19 digits (all that a
+// file key holds), as strconv.FormatUint writes it; ok stays false once
+// false.
+func parseUint(s string, ok bool) (uint64, bool) {
+	if !ok || len(s) == 0 || len(s) > 19 || len(s) > 1 && s[0] == '0' {
+		return 0, false
+	}
+	var n uint64
+	for i := range len(s) {
+		d := s[i] - '0'
+		if d > 9 {
+			return 0, false
+		}
+		n = n*10 + uint64(d)
+	}
+	return n, true
 }

@@ -1,6 +1,7 @@
 package isolated
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -181,11 +182,15 @@ func runs(root, id string) layout.Ref {
 	return layout.Ref{ID: "$1", Name: TmuxName(id), Owner: layout.Owner{Root: root, Mode: layout.Isolated, ID: id}}
 }
 
-// TestListCacheFollowsChanges: whatever changes a session's files behind
-// mas's back, or what a command killed at any line leaves, a listing
-// through a cache that trusted them before shows what a listing without
-// a cache shows, from the cache's file (a command) and from memory (mas
-// serve).
+// TestListCacheFollowsChanges: whatever changes a session's files, or
+// what a command killed at any line leaves, a listing through a cache
+// that trusted them before shows what a listing without a cache shows,
+// from the cache's file (a command) and from memory (mas serve, from its
+// second listing). A change to the files of a stopped session is seen
+// from the cache's file when a command marked it (markChanged, as
+// Session.save does before it writes) or when it changed the sessions
+// directory; the hand edits of TestListCacheTrustsStoppedSessions are
+// not.
 func TestListCacheFollowsChanges(t *testing.T) {
 	ids := []string{"11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222", "33333333-3333-4333-8333-333333333333"}
 	a := ids[0]
@@ -249,6 +254,7 @@ func TestListCacheFollowsChanges(t *testing.T) {
 				writeSession(t, root, id, func(_, line string) string { return line })
 			}
 			mem := warmed(t, root, nil)
+			markChanged(filepath.Join(root, "sessions"), a)
 			tc.change(t, root)
 			want := truth(t, root, nil)
 			if got := through(t, later(root), nil); !reflect.DeepEqual(got, want) {
@@ -436,7 +442,7 @@ func TestListCacheFileIsReadSafely(t *testing.T) {
 			return ""
 		}, true},
 		{"another version's", func(t *testing.T, root string, forged []byte) string {
-			must(t, os.WriteFile(listCacheFile(root), []byte(strings.Replace(string(forged), listCacheMagic, "mas list cache 2", 1)), 0o600))
+			must(t, os.WriteFile(listCacheFile(root), []byte(strings.Replace(string(forged), listCacheMagic, "mas list cache 1", 1)), 0o600))
 			return ""
 		}, true},
 		{"another root's", func(t *testing.T, root string, forged []byte) string {
@@ -475,7 +481,7 @@ func TestListCacheFileIsReadSafely(t *testing.T) {
 			warm := warmed(t, root, nil)
 			// A cache this root's own listing would trust, but for what
 			// it says of the sessions.
-			forged := []byte(strings.ReplaceAll(string(warm.format()), "2026-01-02T03:04:05Z", "forged"))
+			forged := []byte(strings.ReplaceAll(string(warm.format(true)), "2026-01-02T03:04:05Z", "forged"))
 			must(t, os.Remove(listCacheFile(root)))
 			outside := tc.plant(t, root, forged)
 			before, _ := os.Lstat(listCacheFile(root))
@@ -501,5 +507,148 @@ func TestListCacheFileIsReadSafely(t *testing.T) {
 				t.Errorf("replaced: %v, then %v", before, after)
 			}
 		})
+	}
+}
+
+// TestListCacheTrustsStoppedSessions: the first listing of a process (a
+// command) trusts what its cache file says of a stopped session that no
+// command marked as changed, without a stat: a hand edit in place of its
+// .session is not seen. It is seen by a second listing of the process
+// (mas serve), once the cache file is removed or the session marked by
+// hand, and by any listing while tmux runs a session of its name.
+func TestListCacheTrustsStoppedSessions(t *testing.T) {
+	a := oneID
+	setup := func(t *testing.T) (root string, before []row) {
+		root = warmedOne(t)
+		before = truth(t, root, nil)
+		edit(t, root, a, "CREATED_AT", "2027-01-02T03:04:05Z") // same size, in place
+		return root, before
+	}
+	t.Run("a command's listing", func(t *testing.T) {
+		root, before := setup(t)
+		if got := through(t, later(root), nil); !reflect.DeepEqual(got, before) {
+			t.Errorf("got %+v\nwant what the cache file says, %+v", got, before)
+		}
+	})
+	t.Run("the second listing of a process", func(t *testing.T) {
+		root, _ := setup(t)
+		c := later(root)
+		through(t, c, nil)
+		listsTruth(t, c, root, nil, "")
+	})
+	t.Run("without the cache file", func(t *testing.T) {
+		root, _ := setup(t)
+		must(t, os.Remove(listCacheFile(root)))
+		listsTruth(t, later(root), root, nil, "")
+	})
+	t.Run("a mark made by hand", func(t *testing.T) {
+		root, _ := setup(t)
+		must(t, os.WriteFile(filepath.Join(changedDir(root), a), nil, 0o600)) // touch
+		listsTruth(t, later(root), root, nil, "")
+	})
+	t.Run("while tmux runs a session of its name", func(t *testing.T) {
+		root, _ := setup(t)
+		listsTruth(t, later(root), root, []layout.Ref{runs(root, a)}, "")
+	})
+}
+
+// TestListCacheSeesCommandsWrites: a command that writes a stopped
+// session's .session (Session.save) marks it first, so the next
+// command's listing reads it, also when the command was killed between
+// its mark and its write.
+func TestListCacheSeesCommandsWrites(t *testing.T) {
+	a, root := oneID, warmedOne(t)
+	s, err := Load(root, a)
+	must(t, err)
+	s.CreatedAt = "2027-01-02T03:04:05Z"
+	must(t, s.save())
+	listsTruth(t, later(root), root, nil, "after a save")
+	// Killed after its mark: the file is written later, or never.
+	markChanged(filepath.Join(root, "sessions"), a)
+	c := NewListCache(root)
+	through(t, c, nil)
+	edit(t, root, a, "CREATED_AT", "2028-01-02T03:04:05Z")
+	listsTruth(t, NewListCache(root), root, nil, "a write after its mark")
+}
+
+// TestListCacheConsumesOldMarks: a listing removes a mark older than
+// markerGrace once its cache file says what the session's file says, so
+// that the next command trusts the session again; a younger mark stays,
+// and a mark a command makes while a listing consumes it stays too.
+func TestListCacheConsumesOldMarks(t *testing.T) {
+	a, root := oneID, warmedOne(t)
+	sessions := filepath.Join(root, "sessions")
+	mark := filepath.Join(changedDir(root), a)
+	markChanged(sessions, a)
+	through(t, NewListCache(root), nil) // now: the mark is young
+	if _, err := os.Lstat(mark); err != nil {
+		t.Fatalf("a young mark was consumed: %v", err)
+	}
+	through(t, later(root), nil) // an hour later: old
+	if _, err := os.Lstat(mark); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("an old mark was left: %v", err)
+	}
+	before := truth(t, root, nil)
+	edit(t, root, a, "CREATED_AT", "2027-01-02T03:04:05Z")
+	if got := through(t, later(root), nil); !reflect.DeepEqual(got, before) {
+		t.Errorf("once its mark is consumed, a session is trusted again:\n got %+v\nwant %+v", got, before)
+	}
+
+	// Marked again between the listing and its consumption.
+	markChanged(sessions, a)
+	c := later(root)
+	through(t, c, nil)
+	markChanged(sessions, a)
+	c.consume([]string{a}, time.Now().UnixNano()) // a listing that began before this mark
+	if _, err := os.Lstat(mark); err != nil {
+		t.Fatalf("a mark made during the consumption was removed: %v", err)
+	}
+}
+
+// oneID is the session of warmedOne.
+const oneID = "11111111-1111-4111-8111-111111111111"
+
+// warmedOne is a new root with one stopped session, oneID, whose cache
+// file trusts it.
+func warmedOne(t *testing.T) string {
+	root := t.TempDir()
+	writeSession(t, root, oneID, func(_, line string) string { return line })
+	warmed(t, root, nil)
+	return root
+}
+
+// listsTruth checks that c lists root as a listing without a cache does.
+func listsTruth(t *testing.T, c *ListCache, root string, running []layout.Ref, what string) {
+	t.Helper()
+	if got, want := through(t, c, running), truth(t, root, running); !reflect.DeepEqual(got, want) {
+		t.Errorf("%s:\n got %+v\nwant %+v", what, got, want)
+	}
+}
+
+// TestListCacheSlowListingWritesNothing: a listing whose cache is saved
+// more than half of markerGrace after it began does not write the file:
+// a listing made meanwhile may have consumed a mark this one saw before
+// the write it announced.
+func TestListCacheSlowListingWritesNothing(t *testing.T) {
+	root := warmedOne(t)
+	markChanged(filepath.Join(root, "sessions"), oneID)
+	c := later(root)
+	c.mu.Lock()
+	if _, err := c.list(nil, true); err != nil {
+		t.Fatal(err)
+	}
+	c.mu.Unlock()
+	before, err := os.Stat(listCacheFile(root))
+	must(t, err)
+	c.now = func() time.Time { return time.Now().Add(time.Hour + markerGrace) }
+	c.dirty = true
+	c.Save()
+	after, err := os.Stat(listCacheFile(root))
+	must(t, err)
+	if !os.SameFile(before, after) {
+		t.Errorf("a slow listing wrote its cache") // a new file: WriteAtomic renames
+	}
+	if _, err := os.Lstat(filepath.Join(changedDir(root), oneID)); err != nil {
+		t.Errorf("a slow listing consumed a mark: %v", err)
 	}
 }

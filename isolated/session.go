@@ -115,9 +115,15 @@ func derived(root, id string) *Session { return derivedIn(sessionsDir(root), roo
 // sessions, once for many sessions: id, a directory's name, needs no
 // cleaning, so the paths are concatenated (a listing derives thousands).
 func derivedIn(sessions, root, id string) *Session {
-	dir := sessions + string(filepath.Separator) + id
-	return &Session{home: dir, ID: id, TmuxName: TmuxName(id), Dir: dir, UnitDir: dir + string(filepath.Separator) + "unit",
-		WorkflowsDir: dir + string(filepath.Separator) + "workflows", Root: root, Mode: layout.Isolated}
+	// One string holds the three paths and the tmux name, each a part of
+	// it: a listing derives thousands.
+	sep := string(filepath.Separator)
+	all := sessions + sep + id + sep + "unit" + sessions + sep + id + sep + "workflows" + TmuxName(id)
+	dir := len(sessions) + 1 + len(id)
+	unit := dir + len(sep+"unit")
+	name := len(all) - len(tmuxPrefix) - tmuxIDLen
+	return &Session{home: all[:dir], ID: id, TmuxName: all[name:], Dir: all[:dir], UnitDir: all[:unit],
+		WorkflowsDir: all[unit:name], Root: root, Mode: layout.Isolated}
 }
 
 // InconsistentError is a .session file that names another session, tmux
@@ -214,8 +220,10 @@ func (s *Session) Metadata() Metadata {
 }
 
 // save writes .session and metadata.json, each atomically, mode 0600, in
-// that order (see NoteActivity).
+// that order (see NoteActivity), having first marked the session as
+// changed for session list (markChanged).
 func (s *Session) save() error {
+	markChanged(filepath.Dir(s.home), s.ID)
 	if err := envfile.Write(filepath.Join(s.home, ".session"), s.vars(), sessionKeys); err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"mas/internal/report"
@@ -413,16 +414,44 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 // peerUID is the user of the client's end of the connection, where the
-// system can tell (Linux); -1 when it could look and found nothing.
+// system can tell (Linux); -1 when it could look and found nothing. It
+// is asked once per connection when the connection has a connPeer.
 func (s *Server) peerUID(r *http.Request) (int, bool) {
-	if s.peerUIDOf != nil {
-		return s.peerUIDOf(r)
+	ask := func() (int, bool) {
+		if s.peerUIDOf != nil {
+			return s.peerUIDOf(r)
+		}
+		local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+		if local == nil {
+			return 0, false
+		}
+		return peerUID(r.RemoteAddr, local.String())
 	}
-	local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	if local == nil {
-		return 0, false
+	p, ok := r.Context().Value(connPeerKey{}).(*connPeer)
+	if !ok {
+		return ask()
 	}
-	return peerUID(r.RemoteAddr, local.String())
+	p.once.Do(func() { p.uid, p.known = ask() })
+	return p.uid, p.known
+}
+
+// connPeer is the user of a connection's client, asked at its first
+// request only: the kernel's tables name the user whose process made the
+// socket (its sk_uid), which nothing but a chown by root changes, so
+// every request of a kept-alive connection (the page's refreshes) gets
+// the answer its first got, for the cost of one lookup.
+type connPeer struct {
+	once  sync.Once
+	uid   int
+	known bool
+}
+
+type connPeerKey struct{}
+
+// withConnPeer gives each connection its connPeer (http.Server's
+// ConnContext).
+func withConnPeer(ctx context.Context, _ net.Conn) context.Context {
+	return context.WithValue(ctx, connPeerKey{}, &connPeer{})
 }
 
 func (s *Server) bearer(r *http.Request) bool {

@@ -27,21 +27,20 @@ type HostLister interface {
 	HostSessions() ([]Session, []Host)
 }
 
-// withHosts is the body of GET /sessions: list, the sessions of this
-// machine, then those of the hosts b knows, with a "hosts" array when
-// the root has hosts.
-func withHosts(b Backend, list []Session) map[string]any {
-	if list == nil {
-		list = []Session{}
-	}
+// withHosts is the body of GET /sessions when the root has hosts: list,
+// the sessions of this machine, then those of the hosts b knows, and a
+// "hosts" array; ok is false when the root has none (the body is then
+// the list alone, which sessionsJSON writes).
+func withHosts(b Backend, list []Session) (body map[string]any, ok bool) {
 	hl, ok := b.(HostLister)
 	if !ok {
-		return map[string]any{"sessions": list, "total": len(list)}
+		return nil, false
 	}
 	theirs, hosts := hl.HostSessions()
 	if hosts == nil {
-		return map[string]any{"sessions": list, "total": len(list)}
+		return nil, false
 	}
-	list = append(list, theirs...)
-	return map[string]any{"sessions": list, "total": len(list), "hosts": hosts}
+	all := make([]Session, 0, len(list)+len(theirs))
+	list = append(append(all, list...), theirs...)
+	return map[string]any{"sessions": list, "total": len(list), "hosts": hosts}, true
 }

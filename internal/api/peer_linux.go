@@ -2,23 +2,33 @@ package api
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"net/netip"
 	"os"
 	"strconv"
 	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // peerUID tells which user owns the client end of a TCP connection on
-// this machine, from the kernel's socket tables: the entry whose local
-// address is the client's and whose remote address is ours. known is
-// false when the tables cannot be read or the addresses are not TCP.
+// this machine, from the kernel's sockets: the one whose local address is
+// the client's and whose remote address is ours, asked through
+// sock_diag, else looked for in the tables of /proc/net. known is false
+// when neither can be read or the addresses are not TCP.
 func peerUID(client, server string) (uid int, known bool) {
 	c, err1 := netip.ParseAddrPort(client)
 	s, err2 := netip.ParseAddrPort(server)
 	if err1 != nil || err2 != nil {
 		return 0, false
+	}
+	if uid, found, err := diagPeer(c, s); err == nil {
+		if !found {
+			return -1, true
+		}
+		return uid, true
 	}
 	read := false
 	for _, table := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
@@ -37,6 +47,22 @@ func peerUID(client, server string) (uid int, known bool) {
 	return -1, true // the tables were read and hold no such socket
 }
 
+// diagPeer is peerUID through sock_diag (diagUID): the socket is looked
+// for as IPv4 when both addresses are (mapped or not), and as IPv6, as
+// the two tables hold them.
+func diagPeer(client, server netip.AddrPort) (uid int, found bool, err error) {
+	families := []uint8{unix.AF_INET6}
+	if a, b := client.Addr(), server.Addr(); (a.Is4() || a.Is4In6()) && (b.Is4() || b.Is4In6()) {
+		families = []uint8{unix.AF_INET, unix.AF_INET6}
+	}
+	for _, family := range families {
+		if uid, found, err = diagUID(client, server, family); err != nil || found {
+			return uid, found, err
+		}
+	}
+	return 0, false, nil
+}
+
 // findSocket looks for the socket local→remote in one /proc/net table.
 func findSocket(table string, local, remote netip.AddrPort) (uid int, found bool, err error) {
 	v6 := strings.HasSuffix(table, "6")
@@ -48,7 +74,11 @@ func findSocket(table string, local, remote netip.AddrPort) (uid int, found bool
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Scan() // the header
+	wanted := []byte(want)
 	for sc.Scan() {
+		if !bytes.Contains(sc.Bytes(), wanted) {
+			continue // split only the line that may be it
+		}
 		// sl local_address rem_address st tx:rx tr:when retrnsmt uid …
 		fields := strings.Fields(sc.Text())
 		if len(fields) < 8 || fields[1]+" "+fields[2] != want {

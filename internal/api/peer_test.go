@@ -1,6 +1,8 @@
 package api
 
 import (
+	"context"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -78,5 +80,52 @@ func TestOtherUsersAreRefusedWithoutToken(t *testing.T) {
 		if tt.status == http.StatusForbidden && !strings.Contains(w.Body.String(), "another user of this machine") {
 			t.Errorf("%s: body %s", tt.why, w.Body)
 		}
+	}
+}
+
+// The peer of a connection is asked once, at its first request: the
+// requests a kept-alive connection carries next get the same answer (a
+// refusal stays a refusal), and a new connection is asked again.
+func TestPeerAskedOncePerConnection(t *testing.T) {
+	asked := 0
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(&fake{}, Options{Addr: ln.Addr().String()})
+	uid := os.Getuid()
+	s.peerUIDOf = func(*http.Request) (int, bool) { asked++; return uid, true }
+	ctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- Serve(ctx, ln, s, Limits{}) }()
+	defer func() { stop(); <-served }()
+	get := func(c *http.Client) int {
+		t.Helper()
+		resp, err := c.Get("http://" + ln.Addr().String() + "/sessions")
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body) // so that the connection is kept
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	kept := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1}}
+	for range 3 {
+		if code := get(kept); code != http.StatusOK {
+			t.Fatalf("status %d", code)
+		}
+	}
+	if asked != 1 {
+		t.Errorf("asked %d times over one connection, want once", asked)
+	}
+	uid = os.Getuid() + 1 // another user's connection, new
+	other := &http.Client{Transport: &http.Transport{}}
+	for range 2 {
+		if code := get(other); code != http.StatusForbidden {
+			t.Errorf("another user's connection: status %d, want 403", code)
+		}
+	}
+	if asked != 2 {
+		t.Errorf("asked %d times over two connections, want twice", asked)
 	}
 }

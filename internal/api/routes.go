@@ -12,7 +12,7 @@ import (
 
 // routes maps each endpoint to its handler.
 func routes(b Backend) *http.ServeMux {
-	h := handlers{b}
+	h := handlers{b: b, list: &sessionsJSON{}}
 	mux := http.NewServeMux()
 	for _, r := range []struct {
 		pattern string
@@ -41,8 +41,12 @@ func routes(b Backend) *http.ServeMux {
 }
 
 // handlers are the API's endpoints over a Backend: each reads its
-// request, calls one verb and writes the answer.
-type handlers struct{ b Backend }
+// request, calls one verb and writes the answer; list keeps the JSON of
+// the sessions GET /sessions answered last.
+type handlers struct {
+	b    Backend
+	list *sessionsJSON
+}
 
 // answer writes v with status, or err with the status it carries.
 func answer(w http.ResponseWriter, status int, v any, err error) {
@@ -86,7 +90,15 @@ func (h handlers) run(w http.ResponseWriter, r *http.Request) {
 
 func (h handlers) sessions(w http.ResponseWriter, r *http.Request) {
 	list, err := h.b.Sessions(r.Context())
-	answer(w, http.StatusOK, withHosts(h.b, list), err)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if body, ok := withHosts(h.b, list); ok {
+		writeJSON(w, http.StatusOK, body)
+		return
+	}
+	h.list.write(w, list)
 }
 
 func (h handlers) session(w http.ResponseWriter, r *http.Request) {

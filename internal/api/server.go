@@ -62,6 +62,7 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, lim Limits) err
 		WriteTimeout:      lim.WriteTimeout,
 		IdleTimeout:       lim.IdleTimeout,
 		MaxHeaderBytes:    lim.MaxHeaderBytes,
+		ConnContext:       withConnPeer,
 	}
 	if lim.MaxConns > 0 {
 		ln = limitListener(ln, lim.MaxConns)

@@ -67,15 +67,34 @@ func (a *App) Sessions(ctx context.Context) (sessions []isolated.Listed, tmuxErr
 // isolated sessions and orphans (isolated.List), then its legacy session
 // (legacy.List), all checked against one listing of tmux; tmuxErr says
 // that the statuses could not be checked.
+// It is the command line's (mas serve lists with SessionsAndPanes).
 func (a *App) SessionList(ctx context.Context) (list []Session, tmuxErr, err error) {
+	loaded := a.preload()
 	running, listErr := layout.ListSessions(ctx, a.Tmux)
+	<-loaded
 	return a.listAmong(ctx, running, listErr)
+}
+
+// preload reads the root's list cache file, if this process has not yet,
+// while the caller waits for tmux (the channel closes when it is read):
+// the two take about as long for thousands of sessions, and a machine
+// has a core for each.
+func (a *App) preload() <-chan struct{} {
+	loaded := make(chan struct{})
+	cache := a.listCache(a.Root())
+	go func() {
+		defer close(loaded)
+		cache.Load()
+	}()
+	return loaded
 }
 
 // SessionsAndPanes is SessionList with every pane of the tmux server, for
 // what the agents of each session do: one tmux call for both.
 func (a *App) SessionsAndPanes(ctx context.Context) (list []Session, panes []layout.PaneInfo, tmuxErr, err error) {
+	loaded := a.preload()
 	panes, listErr := layout.Snapshot(ctx, a.Tmux)
+	<-loaded
 	list, tmuxErr, err = a.listAmong(ctx, layout.Refs(panes), listErr)
 	return list, panes, tmuxErr, err
 }

@@ -8,6 +8,7 @@
 package safefile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -166,10 +167,17 @@ func ReadFileFollow(path string, max int64) ([]byte, error) {
 // readAll reads at most max bytes; a file that holds more, even one that
 // grows while it is read, is refused.
 func readAll(f *os.File, path string, max int64) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
+	// Sized after the file, so that a large one is read in one buffer
+	// rather than copied through doubling ones.
+	var hint int64
+	if fi, err := f.Stat(); err == nil {
+		hint = min(fi.Size(), max)
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, hint+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(f, max+1)); err != nil {
 		return nil, err
 	}
+	data := buf.Bytes()
 	if int64(len(data)) > max {
 		return nil, &Error{Path: path, Err: ErrTooLarge, Info: fmt.Sprintf("more than %d bytes", max)}
 	}
