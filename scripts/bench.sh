@@ -526,9 +526,10 @@ start_spawns="$(spawns_of "isolated start --no-attach")"
 	echo
 	echo "\`session list\` is measured against its floor, reading the index (\`cat .sessions.index\`) and"
 	echo "asking tmux for its sessions, in turns, over 1 to 5,000 sessions stopped a minute before (as in"
-	echo "use): it trusts what its cache (\`sessions/.cache/list\`) parsed of each .session whose stat is"
-	echo "unchanged, so it stats each .session once and reads none; the first listing, without a cache,"
-	echo "reads them all (its own row). The server's CPU per \`GET /sessions\` is its own and its tmux"
+	echo "use): a command trusts what its cache (\`sessions/.cache/list\`) parsed of a stopped session"
+	echo "that no command marked as changed, without a stat, once its agents' activity has been read 10 s"
+	echo "or more after it stopped; it stats the others, and reads again those whose stat changed. The"
+	echo "first listing, without a cache, reads them all (its own row). The server's CPU per \`GET /sessions\` is its own and its tmux"
 	echo "clients' (\`/proc/PID/stat\`) over 100 requests, which it answers from the cache it keeps in memory."
 	echo
 	echo "\`peek\` is the listing that chooses the session, as \`status\` makes it, which in the same tmux"
