@@ -317,7 +317,7 @@ func owner(root, name string) (string, error) {
 		return "", err
 	}
 	for _, e := range entries {
-		if isCanonical(e.Name()) && TmuxName(e.Name()) == name {
+		if IsID(e.Name()) && TmuxName(e.Name()) == name {
 			return e.Name(), nil
 		}
 	}

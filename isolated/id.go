@@ -43,12 +43,16 @@ func ValidateNewID(id string) error {
 	return nil
 }
 
-// isCanonical reports whether s is a UUID in its canonical lower-case form,
-// what uuid.Parse(s).String() gives back unchanged: 8-4-4-4-12 lower-case
-// hexadecimal digits. Checked by hand: a listing checks every entry of
-// the sessions directory.
-func isCanonical(s string) bool {
-	if len(s) != 36 {
+// IsID reports whether s is a session id as mas makes them: a UUID in
+// its canonical lower-case form, what uuid.Parse(s).String() gives back
+// unchanged. Checked by hand: a listing checks every entry of the
+// sessions directory.
+func IsID(s string) bool { return len(s) == 36 && idShaped(s) }
+
+// idShaped reports whether s is the start of a canonical id: lower-case
+// hexadecimal digits, with '-' at the places of the 8-4-4-4-12 groups.
+func idShaped(s string) bool {
+	if len(s) > 36 {
 		return false
 	}
 	for i := range len(s) {
@@ -97,24 +101,7 @@ const MinPrefix = 4
 
 // isIDPrefix reports whether s could begin a canonical id: MinPrefix to 36
 // lower-case hexadecimal digits, with the dashes where a UUID has them.
-func isIDPrefix(s string) bool {
-	if len(s) < MinPrefix || len(s) > 36 {
-		return false
-	}
-	for i, c := range s {
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-				return false
-			}
-		}
-	}
-	return true
-}
+func isIDPrefix(s string) bool { return len(s) >= MinPrefix && idShaped(s) }
 
 // AmbiguousError is a prefix that begins more than one session's id;
 // callers treat it as a usage error, as git does an ambiguous abbreviation.
@@ -172,7 +159,7 @@ func IDs(root string) ([]string, error) {
 	}
 	var ids []string
 	for _, e := range entries {
-		if isCanonical(e.Name()) {
+		if IsID(e.Name()) {
 			ids = append(ids, e.Name())
 		}
 	}

@@ -224,7 +224,7 @@ func (c *ListCache) listDir(dir *os.File, dirfd int, start int64) ([]cachedID, e
 	ids, removal := []cachedID{}, false
 	for _, e := range entries {
 		switch name := e.Name(); {
-		case isCanonical(name):
+		case IsID(name):
 			ids = append(ids, cachedID{id: name, dir: e.Type().IsDir()})
 		case strings.HasPrefix(name, removingPrefix):
 			removal = true

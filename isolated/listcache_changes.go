@@ -91,7 +91,7 @@ func (c *ListCache) readMarkers() (marks map[string]int64, ok bool) {
 	marks = map[string]int64{}
 	for _, name := range names {
 		id := strings.TrimSuffix(name, consumingSuffix)
-		if !isCanonical(id) {
+		if !IsID(id) {
 			continue // a writer's temporary file
 		}
 		var st unix.Stat_t

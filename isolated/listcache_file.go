@@ -186,7 +186,7 @@ func (f *fields) next() string {
 func parseEntry(line string, ce *cacheEntry) (id cachedID, has, ok bool) {
 	f := fields{line, '\t'}
 	kind, name, dir := f.next(), f.next(), f.next()
-	if kind != "s" || !isCanonical(name) || dir != "true" && dir != "false" {
+	if kind != "s" || !IsID(name) || dir != "true" && dir != "false" {
 		return id, false, false
 	}
 	id = cachedID{id: name, dir: dir == "true"}

@@ -69,7 +69,7 @@ func orphansAmong(ctx context.Context, c tmux.Client, root string, sessions []la
 	var orphans []Orphan
 	for _, s := range candidates {
 		o, ok := owners[s.ID]
-		if !ok || o.Mode != layout.Isolated || !isCanonical(o.ID) || TmuxName(o.ID) != s.Name || !layout.SamePath(o.Root, root) {
+		if !ok || o.Mode != layout.Isolated || !IsID(o.ID) || TmuxName(o.ID) != s.Name || !layout.SamePath(o.Root, root) {
 			continue
 		}
 		orphans = append(orphans, Orphan{Ref: s, SessionID: o.ID})

@@ -176,7 +176,7 @@ func repairIndex(root string, removed []string, now time.Time, warn *report.Repo
 	for _, e := range ix.Sessions {
 		var drop string
 		switch {
-		case !isCanonical(e.SessionID):
+		case !IsID(e.SessionID):
 			drop = "not a session id"
 		case seen[e.SessionID]:
 			drop = "listed twice"

@@ -210,7 +210,7 @@ func removal(f *os.File, dir, prefix string) (r Removal, held bool) {
 		return r, false
 	case err != nil:
 		r.Err = err
-	case len(names) != 1 || !isCanonical(names[0]) || !strings.HasPrefix(names[0], prefix):
+	case len(names) != 1 || !IsID(names[0]) || !strings.HasPrefix(names[0], prefix):
 		r.Err = fmt.Errorf("it holds %q, not the directory of a session %s…", names, prefix)
 	default:
 		if fi, err := os.Lstat(filepath.Join(dir, names[0])); err != nil || !fi.IsDir() {

@@ -201,6 +201,6 @@ var knownStatus = []isolated.Status{isolated.Creating, isolated.Active, isolated
 // orphans and legacy session, or rows mas would not write) are left out.
 func hostRows(sessions []Session) []Session {
 	return slices.DeleteFunc(slices.Clone(sessions), func(s Session) bool {
-		return !remote.IsUUID(s.SessionID) || s.Mode != layout.Isolated || !slices.Contains(knownStatus, s.Status)
+		return !isolated.IsID(s.SessionID) || s.Mode != layout.Isolated || !slices.Contains(knownStatus, s.Status)
 	})
 }

@@ -150,7 +150,7 @@ func (e Env) CreateOnHost(ctx context.Context, h remote.Host, config []byte) (Ho
 		return HostCreated{}, &remote.Error{Host: h.Name, Err: fmt.Errorf("its session create --json is not JSON: %w", err)}
 	}
 	id, _ := s["sessionId"].(string)
-	if !remote.IsUUID(id) {
+	if !isolated.IsID(id) {
 		return HostCreated{}, &remote.Error{Host: h.Name, Err: fmt.Errorf("it created session %q, which is no session id", layout.Printable(id))}
 	}
 	return HostCreated{Session: s, ID: id, Stderr: rep.Stderr}, nil

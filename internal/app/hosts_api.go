@@ -11,6 +11,7 @@ import (
 	"mas/internal/api"
 	"mas/internal/layout"
 	"mas/internal/remote"
+	"mas/isolated"
 )
 
 // The hosts of the root in the HTTP API: their sessions in GET /sessions,
@@ -149,7 +150,7 @@ func (b Backend) onHost(ref string) (h remote.Host, id string, ok bool, err erro
 	if err != nil {
 		return h, "", false, nil
 	}
-	if !remote.IsUUID(id) {
+	if !isolated.IsID(id) {
 		return h, "", true, api.Errorf(api.ErrInvalid, "%s: name a session of host %s by its whole id, %s:<uuid>, as GET /sessions lists it", layout.Printable(ref), name, name)
 	}
 	return h, id, true, nil

@@ -11,6 +11,7 @@ import (
 
 	"mas/internal/api"
 	"mas/internal/remote"
+	"mas/isolated"
 )
 
 // postRun is POST /runs of b with body: its status and answer.
@@ -67,7 +68,7 @@ func TestRunOnAHost(t *testing.T) {
 	}
 	code, out = postRun(t, b, `{"agents": {"agents": {"units": [{"unitId": 1, "manager": {"id": "21", "prompt": "hi"}}]}}, "host": "gpu1"}`)
 	id, _ := out["sessionId"].(string)
-	if code != http.StatusCreated || out["host"] != "gpu1" || !strings.HasPrefix(id, "gpu1:") || !remote.IsUUID(id[5:]) || out["promptsSent"] != 1.0 {
+	if code != http.StatusCreated || out["host"] != "gpu1" || !strings.HasPrefix(id, "gpu1:") || !isolated.IsID(id[5:]) || out["promptsSent"] != 1.0 {
 		t.Errorf("gpu1: %d %v", code, out)
 	}
 	if local, _, err := a.SessionList(context.Background()); len(local) != 0 || err != nil {

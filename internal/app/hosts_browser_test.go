@@ -12,6 +12,7 @@ import (
 
 	"mas/internal/api"
 	"mas/internal/remote"
+	"mas/isolated"
 )
 
 // fakeHostVar, set to a directory, makes the test binary a fake ssh
@@ -144,7 +145,7 @@ func TestWebPageShowsAndCreatesOnAHost(t *testing.T) {
 		document.getElementById("create-button").click(); } "ok"`)
 	c.waitFor(t, s, `document.getElementById("created").textContent.startsWith("Created gpu1:")`, "true")
 	id := strings.TrimPrefix(c.eval(t, s, `document.getElementById("created").textContent.split(" ")[1]`), "gpu1:")
-	if !remote.IsUUID(id) {
+	if !isolated.IsID(id) {
 		t.Fatalf("created %q", id)
 	}
 	c.waitFor(t, s, hostCell("gpu1:"+id), "gpu1")

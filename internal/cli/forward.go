@@ -16,6 +16,7 @@ import (
 	"mas/internal/app"
 	"mas/internal/layout"
 	"mas/internal/remote"
+	"mas/isolated"
 )
 
 // hostRef reads ref as NAME:<id or prefix>, a session of host NAME: ok
@@ -327,7 +328,7 @@ func (cl *CommandLine) sessionOnHost(ctx context.Context, h remote.Host, ref str
 	if err := json.Unmarshal([]byte(r.Stdout), &s); err != nil {
 		return "", &remote.Error{Host: h.Name, Err: fmt.Errorf("its session show --json is not JSON: %w", err)}
 	}
-	if !remote.IsUUID(s.SessionID) {
+	if !isolated.IsID(s.SessionID) {
 		return "", &remote.Error{Host: h.Name, Err: fmt.Errorf("it named session %q, which is no session id", layout.Printable(s.SessionID))}
 	}
 	return s.SessionID, nil

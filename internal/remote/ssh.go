@@ -15,6 +15,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"mas/internal/layout"
+	"mas/isolated"
 )
 
 // Command is the word that runs the remote side of a request on a host:
@@ -120,12 +121,8 @@ func remoteWords(h Host, words ...string) []string {
 }
 
 var (
-	uuidForm   = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 	windowForm = regexp.MustCompile(`^[A-Za-z0-9_-]{1,32}$`)
 )
-
-// IsUUID tells whether s is a session id as mas makes them.
-func IsUUID(s string) bool { return uuidForm.MatchString(s) }
 
 // AttachArgv is the command line that attaches this terminal to session
 // id of host h, showing window ("" for the session's own choice): ssh -t,
@@ -134,7 +131,7 @@ func IsUUID(s string) bool { return uuidForm.MatchString(s) }
 // letters, digits, '_' and '-': they are the free words of a command line
 // that the host's shell reads.
 func (s SSH) AttachArgv(h Host, id, window string) ([]string, error) {
-	if !IsUUID(id) {
+	if !isolated.IsID(id) {
 		return nil, &Error{Host: h.Name, Err: fmt.Errorf("session id %q is not a UUID", layout.Printable(id))}
 	}
 	words := []string{"session", "attach", id}
