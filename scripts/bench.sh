@@ -209,6 +209,7 @@ for n in "${list_sizes[@]}"; do
 	# listed.
 	MAS_ROOT="$work/list$n" "$mas" session list >/dev/null
 done
+lists_made="$(date +%s)"
 
 # shellcheck source=bats/ports.bash
 source "$repo/bats/ports.bash"
@@ -398,10 +399,13 @@ kill_mas_sessions
 
 # session list against its floor (the index read, tmux asked for its
 # sessions), as the sessions grow, each pair in turns. The sessions were
-# made at the start of the run, a minute or more ago: a listing trusts a
-# file once its change is 2 s older than its read, and the activity of a
-# session once it has been stopped for 10 s. A first listing makes the
-# cache.
+# made at the start of the run and are listed once they are as old as
+# stopped sessions are in use: a listing trusts a file once its change is
+# 2 s older than its read, and the activity of a session once it has been
+# stopped for 10 s (until then it reads it: a session just stopped, or
+# made, costs a stat and a read of its activity). With few runs the rows
+# above take less than that. A first listing makes the cache.
+sleep "$((lists_made + 12 - $(date +%s) > 0 ? lists_made + 12 - $(date +%s) : 0))"
 for n in "${list_sizes[@]}"; do
 	MAS_ROOT="$work/list$n" "$mas" session list >/dev/null
 	MAS_ROOT="$work/list$n" "$mas" session list >/dev/null

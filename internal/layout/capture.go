@@ -201,6 +201,9 @@ func lastLines[L any](lines []L, n int, blank func(L) bool) []L {
 // never drive the terminal that shows it, nor reorder the text around it
 // on a terminal or a page.
 func Printable(line string) string {
+	if plainASCII(line) {
+		return line // most text is: nothing to replace, nothing to copy
+	}
 	line = strings.ToValidUTF8(line, "\uFFFD")
 	return strings.Map(func(r rune) rune {
 		if r < 0x20 && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 || isBidiControl(r) {
@@ -208,6 +211,17 @@ func Printable(line string) string {
 		}
 		return r
 	}, line)
+}
+
+// plainASCII tells whether s is printable ASCII and tabs alone, which
+// Printable leaves as it is.
+func plainASCII(s string) bool {
+	for i := range len(s) {
+		if c := s[i]; (c < 0x20 && c != '\t') || c >= 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // isBidiControl tells whether r is one of Unicode's bidirectional

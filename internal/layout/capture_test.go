@@ -144,6 +144,7 @@ func TestScreenText(t *testing.T) {
 		{"a\x1b]0;title\x07b", "a\uFFFD]0;title\uFFFDb", "attack: an escape sequence would drive the terminal that shows it"},
 		{"a\u009b31mb", "a\uFFFD31mb", "attack: a C1 CSI"},
 		{"a\xffb\x7f", "a\uFFFDb\uFFFD", "bytes that are not UTF-8, DEL"},
+		{"a\x1fb ~\x00", "a\uFFFDb ~\uFFFD", "the edges of printable ASCII: the last control, space, tilde, NUL"},
 		{"ok /* \u202e } \u2066if (admin)\u2069 \u2066 */", "ok /* \uFFFD } \uFFFDif (admin)\uFFFD \uFFFD */", "issue 24, attack: bidi overrides and isolates show text in another order than it is"},
 		{"\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u2067\u2068", strings.Repeat("\uFFFD", 9), "every bidi control: the marks, embeddings, pops, isolates"},
 		{"\u200d\u2060\u05d0\u0627 \u200b", "\u200d\u2060\u05d0\u0627 \u200b", "joiners, a zero-width space, Hebrew and Arabic letters stay: text, not controls"},

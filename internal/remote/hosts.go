@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"mas/internal/safefile"
@@ -56,14 +57,16 @@ var (
 // machine.
 var Reserved = []string{"auto", "local"}
 
-var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$`)
+// The forms below are compiled on first use: most commands never check
+// a host, and every command pays what its package's init does.
+var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$`) })
 
 // CheckName refuses a host name that is not 1 to 32 letters, digits, '_',
 // '.' or '-' (not first), or that is reserved: it is typed before the ':'
 // of NAME:<id> and shown in columns.
 func CheckName(name string) error {
 	switch {
-	case !validName.MatchString(name):
+	case !validName().MatchString(name):
 		return fmt.Errorf("host name %q: use 1 to 32 letters, digits, '_', '.' or '-', beginning with a letter or digit", name)
 	case slices.Contains(Reserved, name):
 		return fmt.Errorf("host name %q is reserved: choose another", name)
@@ -88,14 +91,14 @@ func CheckDestination(dest string) error {
 	return nil
 }
 
-var validRoot = regexp.MustCompile(`^/[A-Za-z0-9/._+,@%=-]*$`)
+var validRoot = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^/[A-Za-z0-9/._+,@%=-]*$`) })
 
 // CheckRoot refuses a root that is not an absolute path of letters,
 // digits and /._+,@%=- alone: attach names it on the remote command line,
 // which the host's shell reads, so it holds nothing that shell would
 // expand.
 func CheckRoot(root string) error {
-	if root != "" && !validRoot.MatchString(root) {
+	if root != "" && !validRoot().MatchString(root) {
 		return fmt.Errorf("root %q: give an absolute path of letters, digits and /._+,@%%=- only", root)
 	}
 	return nil

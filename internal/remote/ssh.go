@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"mvdan.cc/sh/v3/expand"
@@ -120,9 +121,7 @@ func remoteWords(h Host, words ...string) []string {
 	return append([]string{"mas"}, words...)
 }
 
-var (
-	windowForm = regexp.MustCompile(`^[A-Za-z0-9_-]{1,32}$`)
-)
+var windowForm = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]{1,32}$`) })
 
 // AttachArgv is the command line that attaches this terminal to session
 // id of host h, showing window ("" for the session's own choice): ssh -t,
@@ -136,7 +135,7 @@ func (s SSH) AttachArgv(h Host, id, window string) ([]string, error) {
 	}
 	words := []string{"session", "attach", id}
 	if window != "" {
-		if !windowForm.MatchString(window) {
+		if !windowForm().MatchString(window) {
 			return nil, fmt.Errorf("window %q: give a window's name or number", window)
 		}
 		words = append(words, "--window", window)
