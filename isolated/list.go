@@ -24,8 +24,9 @@ type Listed struct {
 	// was killed behind mas's back. Its Status is "stopped".
 	Lost bool
 	// Activity is what its agents last reported, when List knew it
-	// without reading their directory (see ListCache); nil: not read.
-	Activity *activity.Summary
+	// (ActivityKnown) without reading their directory (see ListCache).
+	Activity      activity.Summary
+	ActivityKnown bool
 }
 
 // List returns every session under root, sorted by id, with one tmux call
@@ -114,7 +115,7 @@ func describeRead(root, id string, running []layout.Ref, known bool) (Listed, *S
 	if err == nil {
 		return reconciled(s, creator, running, known), s
 	}
-	l := Listed{Session: *derived(root, id)}
+	l := Listed{Session: derived(root, id)}
 	l.Status = Error
 	switch {
 	case creator == creatorLive:

@@ -3,7 +3,6 @@ package isolated
 import (
 	"errors"
 	"os"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -13,6 +12,7 @@ import (
 
 	"mas/internal/activity"
 	"mas/internal/layout"
+	"mas/internal/par"
 )
 
 // A ListCache keeps what List parsed of each session, so that a listing
@@ -48,14 +48,15 @@ type ListCache struct {
 	// dirty tells that the file is behind the memory.
 	dirty bool
 
-	dir     fileKey // of the sessions directory when it was listed
-	dirAt   int64   // when, in Unix ns
+	dir   fileKey // of the sessions directory when it was listed
+	dirAt int64   // when, in Unix ns
+	// ids are the sessions directory's entries named like sessions,
+	// sorted, each with what the cache keeps of it.
 	ids     []cachedID
 	removal bool // the listing held a directory a removal left
 	// listed tells that this process listed the sessions directory, or
 	// found it unchanged since the last listing.
-	listed  bool
-	entries map[string]*cacheEntry
+	listed bool
 	// listings counts this process's listings: its first trusts what
 	// cannot have changed (trusted), the next ones stat every .session.
 	listings int
@@ -66,10 +67,22 @@ type ListCache struct {
 	start    int64
 }
 
-// cachedID is an entry of the sessions directory named like a session.
+// cachedID is an entry of the sessions directory named like a session,
+// with what the cache keeps of it: no map by id, since a listing goes
+// through them all in order.
 type cachedID struct {
-	id  string
-	dir bool // a directory, not a link or another file
+	id    string
+	dir   bool        // a directory, not a link or another file
+	entry *cacheEntry // nil: nothing kept
+}
+
+// entry is the entry of session id, nil when the cache keeps none.
+func (c *ListCache) entry(id string) *cacheEntry {
+	i, found := slices.BinarySearchFunc(c.ids, id, func(e cachedID, id string) int { return strings.Compare(e.id, id) })
+	if !found {
+		return nil
+	}
+	return c.ids[i].entry
 }
 
 // cacheEntry is what a session's .session said, with the key of the file
@@ -113,7 +126,7 @@ const (
 // NewListCache returns an empty cache for root's sessions; List reads its
 // file, if any, on first use.
 func NewListCache(root string) *ListCache {
-	return &ListCache{now: time.Now, root: root, sessions: sessionsDir(root), entries: map[string]*cacheEntry{}}
+	return &ListCache{now: time.Now, root: root, sessions: sessionsDir(root)}
 }
 
 // Root is the root whose sessions c keeps.
@@ -165,10 +178,18 @@ func (c *ListCache) list(running []layout.Ref, known bool) ([]Listed, error) {
 		c.trust(ids, keys, marks, running)
 	}
 	statSessions(dirfd, ids, keys)
-	out := make([]Listed, 0, len(ids))
-	for i, e := range ids {
-		out = append(out, c.session(e, keys[i], running, known, start))
-	}
+	// Each session apart from the others, on every core: the sessions'
+	// entries are theirs alone, and what changed is told per part.
+	out := make([]Listed, len(ids))
+	changed := make([]bool, par.Parts(len(ids), sessionsPerPart))
+	par.Do(len(ids), sessionsPerPart, func(part, from, to int) {
+		for i := from; i < to; i++ {
+			var ch bool
+			out[i], ch = c.session(&ids[i], keys[i], running, known, start)
+			changed[part] = changed[part] || ch
+		}
+	})
+	c.dirty = c.dirty || slices.Contains(changed, true)
 	if marksOK {
 		c.consumed = c.consumable(marks, start)
 	}
@@ -190,7 +211,7 @@ func (c *ListCache) trust(ids []cachedID, keys []statKey, marks map[string]int64
 		}
 	}
 	for i, e := range ids {
-		ce := c.entries[e.id]
+		ce := e.entry
 		if _, marked := marks[e.id]; marked || !e.dir || ce == nil || ce.status != Stopped || !ce.key.settled(ce.readAt) ||
 			ce.lastAt == 0 || ce.lastAt-ce.idleSince < int64(idleGrace) || runs[e.id[:tmuxIDLen]] {
 			continue
@@ -201,15 +222,16 @@ func (c *ListCache) trust(ids []cachedID, keys []statKey, marks map[string]int64
 
 // forget empties the cache of a root that has no sessions directory.
 func (c *ListCache) forget() {
-	if len(c.ids) > 0 || len(c.entries) > 0 {
-		c.ids, c.entries, c.dir, c.dirty = nil, map[string]*cacheEntry{}, fileKey{}, true
+	if len(c.ids) > 0 {
+		c.ids, c.dir, c.dirty = nil, fileKey{}, true
 	}
 	c.listed, c.removal = true, false
 }
 
 // listDir returns the entries of the sessions directory, open as dir
 // (descriptor dirfd), named like sessions, sorted: the cached ones when
-// the directory's key is unchanged and settled, else read again.
+// the directory's key is unchanged and settled, else read again, each
+// with what the cache kept of it.
 func (c *ListCache) listDir(dir *os.File, dirfd int, start int64) ([]cachedID, error) {
 	key, ok := statAt(dirfd, ".")
 	if ok && key == c.dir && key.settled(c.dirAt) {
@@ -222,10 +244,18 @@ func (c *ListCache) listDir(dir *os.File, dirfd int, start int64) ([]cachedID, e
 	}
 	slices.SortFunc(entries, func(a, b os.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	ids, removal := []cachedID{}, false
+	old := c.ids // sorted too: walked beside the new ones
 	for _, e := range entries {
 		switch name := e.Name(); {
 		case IsID(name):
-			ids = append(ids, cachedID{id: name, dir: e.Type().IsDir()})
+			for len(old) > 0 && old[0].id < name {
+				old = old[1:]
+			}
+			var ce *cacheEntry
+			if len(old) > 0 && old[0].id == name {
+				ce = old[0].entry
+			}
+			ids = append(ids, cachedID{id: name, dir: e.Type().IsDir(), entry: ce})
 		case strings.HasPrefix(name, removingPrefix):
 			removal = true
 		}
@@ -235,40 +265,32 @@ func (c *ListCache) listDir(dir *os.File, dirfd int, start int64) ([]cachedID, e
 	if !ok {
 		c.dir = fileKey{}
 	}
-	kept := make(map[string]*cacheEntry, len(ids))
-	for _, e := range ids {
-		if ce := c.entries[e.id]; ce != nil {
-			kept[e.id] = ce
-		}
-	}
-	c.entries = kept
 	return ids, nil
 }
 
-// session lists one session, whose .session's key is k: from the cache
-// when k is the key of the file the entry was parsed from, else read
-// (describe) and kept when it can be.
-func (c *ListCache) session(e cachedID, k statKey, running []layout.Ref, known bool, start int64) Listed {
+// session lists one session, e, whose .session's key is k: from the
+// cache when k is the key of the file its entry was parsed from, else
+// read (describe) and kept when it can be; changed tells that what the
+// cache keeps of it changed. It changes e and its entry alone, so that
+// sessions are listed at once.
+func (c *ListCache) session(e *cachedID, k statKey, running []layout.Ref, known bool, start int64) (l Listed, changed bool) {
 	if !e.dir {
-		c.put(e.id, nil)
-		return describe(c.root, e.id, running, known) // a link or a file: an error, said as ever
+		return describe(c.root, e.id, running, known), e.put(nil) // a link or a file: an error, said as ever
 	}
-	if ce := c.entries[e.id]; k.ok && ce != nil && ce.key == k.key && k.key.settled(ce.readAt) {
+	if ce := e.entry; k.ok && ce != nil && ce.key == k.key && k.key.settled(ce.readAt) {
 		s := derivedIn(c.sessions, c.root, e.id)
 		s.Status, s.CreatedAt = ce.status, ce.createdAt
-		l := reconciled(s, noCreator, running, known) // its creator matters only while it says creating
-		c.withActivity(&l, ce, false, known, start)
-		return l
+		l = reconciled(&s, noCreator, running, known) // its creator matters only while it says creating
+		return l, ce.withActivity(&l, false, known, start)
 	}
 	l, s := describeRead(c.root, e.id, running, known)
 	if !k.ok || s == nil || !cacheable(s) {
-		c.put(e.id, nil)
-		return l
+		return l, e.put(nil)
 	}
 	ce := &cacheEntry{key: k.key, readAt: start, status: s.Status, createdAt: s.CreatedAt}
-	c.put(e.id, ce)
-	c.withActivity(&l, ce, true, known, start)
-	return l
+	e.put(ce)
+	ce.withActivity(&l, true, known, start)
+	return l, true
 }
 
 // statKey is what statAt tells.
@@ -279,42 +301,31 @@ type statKey struct {
 
 // statSessions stats, into keys, the .session of each of ids, a
 // directory of the sessions directory open as dirfd, whose key is not set
-// (trusted): by as many goroutines as there are CPUs when there are many,
-// since these stats are most of what such a listing costs.
+// (trusted): on every core when there are many, since these stats are
+// most of what such a listing costs.
 func statSessions(dirfd int, ids []cachedID, keys []statKey) {
-	stat := func(from, to int) {
+	par.Do(len(ids), statsPerPart, func(_, from, to int) {
 		for i := from; i < to; i++ {
 			if ids[i].dir && !keys[i].ok {
 				keys[i].key, keys[i].ok = statAt(dirfd, ids[i].id+"/.session")
 			}
 		}
-	}
-	workers := min(runtime.GOMAXPROCS(0), len(ids)/statsPerWorker)
-	if workers < 2 {
-		stat(0, len(ids))
-		return
-	}
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() { stat(w*len(ids)/workers, (w+1)*len(ids)/workers) })
-	}
-	wg.Wait()
+	})
 }
 
-// statsPerWorker is the fewest stats worth a goroutine of their own.
-const statsPerWorker = 500
+const (
+	// statsPerPart is the fewest stats worth a goroutine of their own,
+	// sessionsPerPart the fewest sessions listed from the cache.
+	statsPerPart    = 500
+	sessionsPerPart = 1000
+)
 
-// put keeps ce as id's entry, or forgets id's entry when ce is nil.
-func (c *ListCache) put(id string, ce *cacheEntry) {
-	if ce == nil {
-		if _, ok := c.entries[id]; ok {
-			delete(c.entries, id)
-			c.dirty = true
-		}
-		return
-	}
-	c.entries[id] = ce
-	c.dirty = true
+// put keeps ce as e's entry, or forgets e's entry when ce is nil; it
+// tells whether that changed the cache.
+func (e *cachedID) put(ce *cacheEntry) bool {
+	changed := e.entry != ce
+	e.entry = ce
+	return changed
 }
 
 // cacheable tells whether what s's file says may be kept: a session that
@@ -331,18 +342,19 @@ func plainField(s string) bool {
 
 // withActivity sets l's Activity, the summary of what its agents
 // reported: read while its agents run and for idleGrace after, then kept.
-// fresh tells that ce was read from its file by this listing.
-func (c *ListCache) withActivity(l *Listed, ce *cacheEntry, fresh, known bool, now int64) {
+// fresh tells that ce was read from its file by this listing; changed
+// that ce changed.
+func (ce *cacheEntry) withActivity(l *Listed, fresh, known bool, now int64) (changed bool) {
 	switch {
 	case !known: // whether its agents run is not known: read by SessionView
-		return
+		return false
 	case l.Status == Active:
 		if ce.idleSince != 0 || ce.lastAt != 0 {
-			ce.idleSince, ce.lastAt, ce.last, c.dirty = 0, 0, "", true
+			ce.idleSince, ce.lastAt, ce.last, changed = 0, 0, "", true
 		}
-		return // read by SessionView
+		return changed // read by SessionView
 	case ce.idleSince == 0:
-		ce.idleSince, c.dirty = now, true
+		ce.idleSince, changed = now, true
 		if fresh && ce.status == Stopped && ce.key.mtime < now {
 			// Written by the stop that killed its agents (or by
 			// hand), unless it was seen running since.
@@ -351,16 +363,17 @@ func (c *ListCache) withActivity(l *Listed, ce *cacheEntry, fresh, known bool, n
 	}
 	if ce.lastAt != 0 && ce.lastAt-ce.idleSince >= int64(idleGrace) {
 		if sum, ok := ce.summary(); ok {
-			l.Activity = &sum
-			return
+			l.Activity, l.ActivityKnown = sum, true
+			return changed
 		}
 	}
 	sum := activity.Summarize(l.ActivityDir())
-	l.Activity = &sum
-	ce.lastAt, ce.last, c.dirty = now, "", true
+	l.Activity, l.ActivityKnown = sum, true
+	ce.lastAt, ce.last = now, ""
 	if !sum.Last.IsZero() {
 		ce.last = sum.Last.UTC().Format(time.RFC3339Nano)
 	}
+	return true
 }
 
 // summary is the activity ce keeps: its last activity alone, all that a

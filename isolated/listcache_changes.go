@@ -113,7 +113,7 @@ func (c *ListCache) consumable(marks map[string]int64, start int64) []string {
 		if at >= start-int64(markerGrace) {
 			continue
 		}
-		if ce := c.entries[id]; ce == nil || ce.key.settled(ce.readAt) {
+		if ce := c.entry(id); ce == nil || ce.key.settled(ce.readAt) {
 			out = append(out, id)
 		}
 	}

@@ -41,13 +41,13 @@ func (c *ListCache) load() {
 	if safefile.CheckDir(listCacheDir(c.root)) != nil {
 		return
 	}
-	data, err := safefile.ReadFile(listCacheFile(c.root), maxListCache)
+	data, err := safefile.ReadString(listCacheFile(c.root), maxListCache)
 	if err != nil {
 		c.dirty = !errors.Is(err, os.ErrNotExist)
 		return
 	}
 	if !c.parse(data) {
-		c.dir, c.dirAt, c.ids, c.entries, c.dirty = fileKey{}, 0, nil, map[string]*cacheEntry{}, true
+		c.dir, c.dirAt, c.ids, c.dirty = fileKey{}, 0, nil, true
 	}
 }
 
@@ -103,7 +103,7 @@ func (c *ListCache) format(entries bool) []byte {
 	b.WriteString(c.dir.format() + "\t" + strconv.FormatInt(c.dirAt, 10) + "\t" + strconv.FormatBool(c.removal) + "\n")
 	for _, e := range c.ids {
 		b.WriteString("s\t" + e.id + "\t" + strconv.FormatBool(e.dir))
-		if ce := c.entries[e.id]; ce != nil && entries {
+		if ce := e.entry; ce != nil && entries {
 			b.WriteString("\t" + ce.key.format() + "\t" + strconv.FormatInt(ce.readAt, 10) + "\t" + string(ce.status) + "\t" + ce.createdAt +
 				"\t" + strconv.FormatInt(ce.idleSince, 10) + "\t" + strconv.FormatInt(ce.lastAt, 10) + "\t" + ce.last)
 		}
@@ -121,8 +121,8 @@ func (k fileKey) format() string {
 // parse reads a cache file into c; false when it is not one this version
 // wrote whole for c's root. It splits by hand, without a slice per line:
 // a listing reads every line.
-func (c *ListCache) parse(data []byte) bool {
-	rest, ok := strings.CutPrefix(string(data), listCacheMagic+"\nroot\t"+c.root+"\ndir\t")
+func (c *ListCache) parse(data string) bool {
+	rest, ok := strings.CutPrefix(data, listCacheMagic+"\nroot\t"+c.root+"\ndir\t")
 	var line string
 	if line, rest, ok = cutLine(rest, ok); !ok {
 		return false
@@ -135,24 +135,40 @@ func (c *ListCache) parse(data []byte) bool {
 	if !ok || f.rest != "" || removal != "true" && removal != "false" {
 		return false
 	}
-	n := strings.Count(rest, "\n")
-	c.ids, c.entries = make([]cachedID, 0, n), make(map[string]*cacheEntry, n)
-	slab := make([]cacheEntry, n) // one allocation for all the entries
-	for ok {
-		if line, rest, ok = cutLine(rest, ok); !ok || strings.HasPrefix(line, "end\t") {
-			break
-		}
-		ce := &slab[len(c.ids)]
-		id, has, good := parseEntry(line, ce)
-		if !good || len(c.ids) > 0 && c.ids[len(c.ids)-1].id >= id.id {
-			return false
-		}
-		c.ids = append(c.ids, id)
-		if has {
-			c.entries[id.id] = ce
-		}
+	// The sessions' lines, then the end line, which counts them.
+	body, ok := strings.CutSuffix(rest, "\n")
+	end := strings.LastIndexByte(body, '\n') + 1
+	if !ok || body[end:] != "end\t"+strconv.Itoa(strings.Count(body, "\n")) {
+		return false
 	}
-	return ok && line == "end\t"+strconv.Itoa(len(c.ids)) && rest == ""
+	ids, ok := parseEntries(body[:end])
+	for i := 1; ok && i < len(ids); i++ {
+		ok = ids[i-1].id < ids[i].id // sorted, each once
+	}
+	c.ids = ids
+	return ok
+}
+
+// parseEntries parses sessions' lines of the cache file, each ending in
+// a newline; false when one is not one.
+func parseEntries(lines string) ([]cachedID, bool) {
+	n := strings.Count(lines, "\n")
+	ids := make([]cachedID, 0, n)
+	slab := make([]cacheEntry, n) // one allocation for all the entries
+	for lines != "" {
+		line, rest, _ := strings.Cut(lines, "\n")
+		lines = rest
+		ce := &slab[len(ids)]
+		id, has, ok := parseEntry(line, ce)
+		if !ok {
+			return nil, false
+		}
+		if has {
+			id.entry = ce
+		}
+		ids = append(ids, id)
+	}
+	return ids, true
 }
 
 // cutLine cuts the first line off s; false when there is none, or ok is.

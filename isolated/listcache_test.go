@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -37,6 +38,17 @@ func later(root string) *ListCache {
 	return c
 }
 
+// kept counts the sessions c keeps an entry of.
+func (c *ListCache) kept() int {
+	n := 0
+	for _, e := range c.ids {
+		if e.entry != nil {
+			n++
+		}
+	}
+	return n
+}
+
 // listViews lists root's sessions through c and reads the activity of
 // those the cache does not know it of, as the session list does
 // (app.SessionView).
@@ -48,7 +60,7 @@ func listViews(tb testing.TB, c *ListCache) []Listed {
 		tb.Fatal(err)
 	}
 	for _, l := range list {
-		if l.Activity == nil && l.Error == "" {
+		if !l.ActivityKnown && l.Error == "" {
 			activity.Summarize(l.ActivityDir())
 		}
 	}
@@ -101,9 +113,8 @@ func rows(list []Listed) []row {
 		r := row{ID: l.ID, Status: string(l.Status), Error: l.Error, CreatedAt: l.CreatedAt, Lost: l.Lost}
 		if l.Error == "" {
 			sum := l.Activity
-			if sum == nil {
-				s := activity.Summarize(l.ActivityDir())
-				sum = &s
+			if !l.ActivityKnown {
+				sum = activity.Summarize(l.ActivityDir())
 			}
 			if !sum.Last.IsZero() {
 				r.LastActivity = sum.Last.UTC().Format(time.RFC3339)
@@ -332,7 +343,7 @@ func TestListCacheRacyKey(t *testing.T) {
 	c := NewListCache(root)
 	at := func(d time.Duration) { c.now = func() time.Time { return changed.Add(d) } }
 	// A change that kept the key: what the cache holds is not the file's.
-	forge := func() { c.entries[id].status, c.entries[id].createdAt = Active, "forged" }
+	forge := func() { c.entry(id).status, c.entry(id).createdAt = Active, "forged" }
 
 	at(racyWindow / 2)
 	through(t, c, nil)
@@ -501,8 +512,8 @@ func TestListCacheFileIsReadSafely(t *testing.T) {
 			reread := later(root)
 			reread.load()
 			switch {
-			case tc.replace && (err != nil || !after.Mode().IsRegular() || len(reread.entries) != len(ids)):
-				t.Errorf("not replaced by a good cache: %v, %v, %d entries", after, err, len(reread.entries))
+			case tc.replace && (err != nil || !after.Mode().IsRegular() || reread.kept() != len(ids)):
+				t.Errorf("not replaced by a good cache: %v, %v, %d entries", after, err, reread.kept())
 			case !tc.replace && before != nil && (after == nil || after.Mode() != before.Mode()):
 				t.Errorf("replaced: %v, then %v", before, after)
 			}
@@ -651,4 +662,31 @@ func TestListCacheSlowListingWritesNothing(t *testing.T) {
 	if _, err := os.Lstat(filepath.Join(changedDir(root), oneID)); err != nil {
 		t.Errorf("a slow listing consumed a mark: %v", err)
 	}
+}
+
+// TestListCacheManySessions: a listing of thousands of sessions, which
+// lists them on every core (par), shows what the files say, through the
+// cache file and from memory, as sessions run, are edited, removed and
+// added between listings.
+func TestListCacheManySessions(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	root := sessionsFor(t, 2500)
+	ids, err := IDs(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	running := []layout.Ref{runs(root, ids[7]), runs(root, ids[1800])}
+	c := warmed(t, root, running)
+	if c.kept() != len(ids) {
+		t.Fatalf("%d entries kept of %d", c.kept(), len(ids))
+	}
+	markChanged(sessionsDir(root), ids[3])
+	edit(t, root, ids[3], "CREATED_AT", "2027-01-02T03:04:05Z")
+	markChanged(sessionsDir(root), ids[2400])
+	edit(t, root, ids[2400], "STATUS", "active")
+	must(t, os.RemoveAll(Dir(root, ids[1200])))
+	writeSession(t, root, "00000000-0000-4000-8000-000000000000", func(_, line string) string { return line })
+	running = append(running, runs(root, ids[9]))
+	listsTruth(t, later(root), root, running, "through the cache file")
+	listsTruth(t, c, root, running, "from memory")
 }

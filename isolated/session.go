@@ -104,17 +104,17 @@ func Load(root, id string) (*Session, error) {
 		}
 		return nil, &InconsistentError{File: file, Key: d.key, Got: got, Want: d.want}
 	}
-	return s, nil
+	return &s, nil
 }
 
 // derived is session id of root as far as it is derived from root and id:
 // what Load takes from the file (its status and creation time) is empty.
-func derived(root, id string) *Session { return derivedIn(sessionsDir(root), root, id) }
+func derived(root, id string) Session { return derivedIn(sessionsDir(root), root, id) }
 
 // derivedIn is derived for a caller that joined root's sessions directory,
 // sessions, once for many sessions: id, a directory's name, needs no
 // cleaning, so the paths are concatenated (a listing derives thousands).
-func derivedIn(sessions, root, id string) *Session {
+func derivedIn(sessions, root, id string) Session {
 	// One string holds the three paths and the tmux name, each a part of
 	// it: a listing derives thousands.
 	sep := string(filepath.Separator)
@@ -122,7 +122,7 @@ func derivedIn(sessions, root, id string) *Session {
 	dir := len(sessions) + 1 + len(id)
 	unit := dir + len(sep+"unit")
 	name := len(all) - len(tmuxPrefix) - tmuxIDLen
-	return &Session{home: all[:dir], ID: id, TmuxName: all[name:], Dir: all[:dir], UnitDir: all[:unit],
+	return Session{home: all[:dir], ID: id, TmuxName: all[name:], Dir: all[:dir], UnitDir: all[:unit],
 		WorkflowsDir: all[unit:name], Root: root, Mode: layout.Isolated}
 }
 

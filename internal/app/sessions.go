@@ -9,6 +9,7 @@ import (
 
 	"mas/internal/activity"
 	"mas/internal/layout"
+	"mas/internal/par"
 	"mas/internal/roster"
 	"mas/isolated"
 	"mas/legacy"
@@ -110,10 +111,12 @@ func (a *App) listAmong(ctx context.Context, running []layout.Ref, listErr error
 		return nil, nil, err
 	}
 	cache.Save()
-	list = make([]Session, 0, len(sessions)+1)
-	for _, l := range sessions {
-		list = append(list, SessionView(l, false))
-	}
+	list = make([]Session, len(sessions), len(sessions)+1)
+	par.Do(len(sessions), viewsPerPart, func(_, from, to int) {
+		for i := from; i < to; i++ {
+			list[i] = SessionView(sessions[i], false)
+		}
+	})
 	legacies, err := legacy.List(root, running, listErr == nil)
 	if err != nil {
 		a.untrusted(root, err)
@@ -123,6 +126,10 @@ func (a *App) listAmong(ctx context.Context, running []layout.Ref, listErr error
 	}
 	return list, tmuxErr, nil
 }
+
+// viewsPerPart is the fewest sessions whose views are worth a goroutine
+// of their own (par): a view may read its agents' directory.
+const viewsPerPart = 500
 
 // Describe describes one isolated session; tmuxErr says that its status
 // could not be checked.
@@ -203,8 +210,8 @@ func SessionView(l isolated.Listed, detail bool) Session {
 		CreatedAt: l.CreatedAt, WorkingDir: l.Dir, Mode: l.Mode}
 	switch {
 	case l.Error != "" || l.Dir == "": // an orphan has no directory
-	case l.Activity != nil: // known to the list cache
-		j.withSummary(*l.Activity)
+	case l.ActivityKnown: // known to the list cache
+		j.withSummary(l.Activity)
 	default:
 		j.withActivity(l.ActivityDir())
 	}

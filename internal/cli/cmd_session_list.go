@@ -10,6 +10,8 @@ import (
 
 	"mas/internal/app"
 	"mas/internal/layout"
+	"mas/internal/par"
+	"mas/internal/remote"
 )
 
 var cmdSessionList = &command{name: "list", usage: "List every session under the root, checked against tmux, the orphans (tmux sessions of the root whose directory is gone) and the root's legacy session",
@@ -64,25 +66,33 @@ func (cl *CommandLine) sessionList(ctx context.Context, cc *ucli.Context) error 
 	}
 	// New columns come last (NEEDS YOU, then MODE): scripts read the
 	// columns before them.
-	rows := make([][]string, 0, len(sessions)+1)
-	rows = append(rows, withHost(hosts, []string{"SESSION ID", "TMUX", "STATUS", "CREATED", "WORKSPACE", "NEEDS YOU", "MODE"}, "HOST"))
-	for _, j := range sessions {
-		status := string(j.Status)
-		if j.Error != "" {
-			status += " (" + j.Error + ")"
+	rows := make([][]string, len(sessions)+1)
+	rows[0] = withHost(hosts, []string{"SESSION ID", "TMUX", "STATUS", "CREATED", "WORKSPACE", "NEEDS YOU", "MODE"}, "HOST")
+	par.Do(len(sessions), rowsPerPart, func(_, from, to int) {
+		for i := from; i < to; i++ {
+			rows[i+1] = sessionRow(sessions[i], hosts)
 		}
-		dir := j.WorkingDir
-		if dir == "" {
-			dir = "-" // an orphan has none
-		}
-		// Every cell printable: a host's sessions are what it answered.
-		row := withHost(hosts, []string{j.ref(), j.TmuxSession, status, j.CreatedAt, dir, needsYou(j.Session), string(j.Mode)}, j.hostName())
-		for i := range row {
-			row[i] = layout.Printable(row[i])
-		}
-		rows = append(rows, row)
-	}
+	})
 	return writeColumns(cl.io.Stdout, rows, 2)
+}
+
+// sessionRow is the row of j in the table of session list, hosts the
+// root's.
+func sessionRow(j listedSession, hosts []remote.Host) []string {
+	status := string(j.Status)
+	if j.Error != "" {
+		status += " (" + j.Error + ")"
+	}
+	dir := j.WorkingDir
+	if dir == "" {
+		dir = "-" // an orphan has none
+	}
+	// Every cell printable: a host's sessions are what it answered.
+	row := withHost(hosts, []string{j.ref(), j.TmuxSession, status, j.CreatedAt, dir, needsYou(*j.Session), string(j.Mode)}, j.hostName())
+	for i := range row {
+		row[i] = layout.Printable(row[i])
+	}
+	return row
 }
 
 // needsYou is how many agents of a session wait for a person, as session

@@ -2,9 +2,12 @@ package cli
 
 import (
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"unicode/utf8"
+
+	"mas/internal/par"
 )
 
 // writeColumns writes rows as text/tabwriter.NewWriter(w, 0, 0, padding,
@@ -20,6 +23,24 @@ func writeColumns(w io.Writer, rows [][]string, padding int) error {
 	if !ok {
 		return tabwrite(w, rows, padding)
 	}
+	// The rows' text, on every core when there are many (par).
+	parts := make([]string, par.Parts(len(rows), rowsPerPart))
+	par.Do(len(rows), rowsPerPart, func(part, from, to int) {
+		parts[part] = columnsText(rows[from:to], widths, padding)
+	})
+	for _, text := range parts {
+		if _, err := io.WriteString(w, text); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rowsPerPart is the fewest rows worth a goroutine of their own.
+const rowsPerPart = 1000
+
+// columnsText is the text of rows, laid out in columns of widths.
+func columnsText(rows [][]string, widths []int, padding int) string {
 	size := 0
 	for _, row := range rows {
 		for _, c := range row {
@@ -39,8 +60,7 @@ func writeColumns(w io.Writer, rows [][]string, padding int) error {
 		b.WriteString(row[last])
 		b.WriteByte('\n')
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return b.String()
 }
 
 // columnWidths returns the widest cell of each column but the last, in
@@ -49,9 +69,30 @@ func columnWidths(rows [][]string) (widths []int, ok bool) {
 	if len(rows) == 0 || len(rows[0]) == 0 {
 		return nil, false
 	}
-	widths = make([]int, len(rows[0])-1)
+	n := len(rows[0]) - 1
+	each := make([][]int, par.Parts(len(rows), rowsPerPart))
+	plain := make([]bool, len(each))
+	par.Do(len(rows), rowsPerPart, func(part, from, to int) {
+		each[part], plain[part] = partWidths(rows[from:to], n)
+	})
+	if slices.Contains(plain, false) {
+		return nil, false
+	}
+	widths = make([]int, n)
+	for _, ws := range each {
+		for i, w := range ws {
+			widths[i] = max(widths[i], w)
+		}
+	}
+	return widths, true
+}
+
+// partWidths is columnWidths of some of the rows, of n columns but the
+// last each.
+func partWidths(rows [][]string, n int) (widths []int, ok bool) {
+	widths = make([]int, n)
 	for _, row := range rows {
-		if len(row) != len(widths)+1 {
+		if len(row) != n+1 {
 			return nil, false
 		}
 		for i, c := range row {
@@ -59,7 +100,7 @@ func columnWidths(rows [][]string) (widths []int, ok bool) {
 			if !plain {
 				return nil, false
 			}
-			if i < len(widths) {
+			if i < n {
 				widths[i] = max(widths[i], w)
 			}
 		}

@@ -1,14 +1,28 @@
 package cli
 
 import (
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"text/tabwriter"
 )
 
+// manyRows is a header and n rows, the widest cell in the last of them,
+// which ends with last.
+func manyRows(n int, last string) [][]string {
+	rows := [][]string{{"ID", "NAME", "MODE"}}
+	for i := range n {
+		rows = append(rows, []string{strconv.Itoa(i), strings.Repeat("x", i%7), "-"})
+	}
+	rows[n] = []string{"a wider cell than any" + last, "y", "z"}
+	return rows
+}
+
 // TestWriteColumnsIsTabwriters: the table session list writes by hand is
 // the one tabwriter wrote, byte for byte, whatever its cells hold.
 func TestWriteColumnsIsTabwriters(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	for _, tc := range []struct {
 		name string
 		rows [][]string
@@ -24,6 +38,8 @@ func TestWriteColumnsIsTabwriters(t *testing.T) {
 		{"tabwriter's escape byte", [][]string{{"a\xffb\xff", "c", "d"}, {"e", "f", "g"}}},
 		{"rows of different lengths", [][]string{{"a", "b", "c"}, {"d", "e"}, {"f", "g", "h", "i"}}},
 		{"a carriage return", [][]string{{"a\rb", "c", "d"}}},
+		{"thousands of rows, laid out in parts: the widest cell in the last", manyRows(3000, "")},
+		{"thousands of rows, a tab in the last part", manyRows(3000, "\t")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var want strings.Builder

@@ -13,7 +13,7 @@ import (
 // listedSession is a session as session list shows it: this machine's,
 // or a host's (Host set).
 type listedSession struct {
-	app.Session
+	*app.Session // of the list it was listed in: thousands are not copied
 	// Host is the host the session runs on; absent for this machine's.
 	Host string `json:"host,omitempty"`
 }
@@ -51,8 +51,8 @@ func withHost(hosts []remote.Host, row []string, v string) []string {
 // and this machine's sessions are listed all the same.
 func (cl *CommandLine) withHostSessions(ctx context.Context, local []app.Session) ([]listedSession, []remote.Host, error) {
 	out := make([]listedSession, len(local))
-	for i, s := range local {
-		out[i] = listedSession{Session: s}
+	for i := range local {
+		out[i] = listedSession{Session: &local[i]}
 	}
 	hosts, err := remote.Load(cl.app.Root())
 	if err != nil {
@@ -77,8 +77,8 @@ func (cl *CommandLine) withHostSessions(ctx context.Context, local []app.Session
 			cl.stderr.Warnf("%v; its sessions are not listed", errs[i])
 			continue
 		}
-		for _, s := range lists[i] {
-			out = append(out, listedSession{Session: s, Host: h.Name})
+		for j := range lists[i] {
+			out = append(out, listedSession{Session: &lists[i][j], Host: h.Name})
 		}
 	}
 	return out, hosts, nil

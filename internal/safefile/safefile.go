@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -154,6 +155,26 @@ func ReadFile(path string, max int64) ([]byte, error) {
 	return readAll(f, path, max)
 }
 
+// ReadString is ReadFile into a string, for a caller that parses a
+// large file as one: read into the string's own memory, not copied from
+// a buffer the size of the file.
+func ReadString(path string, max int64) (string, error) {
+	f, err := Open(path, os.O_RDONLY, 0)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	var b strings.Builder
+	b.Grow(int(sizeHint(f, max)) + 1)
+	if _, err := io.Copy(&b, io.LimitReader(f, max+1)); err != nil {
+		return "", err
+	}
+	if int64(b.Len()) > max {
+		return "", tooLarge(path, max)
+	}
+	return b.String(), nil
+}
+
 // ReadFileFollow is ReadFile for a path the user named on purpose.
 func ReadFileFollow(path string, max int64) ([]byte, error) {
 	f, err := OpenFollow(path, os.O_RDONLY, 0)
@@ -167,21 +188,30 @@ func ReadFileFollow(path string, max int64) ([]byte, error) {
 // readAll reads at most max bytes; a file that holds more, even one that
 // grows while it is read, is refused.
 func readAll(f *os.File, path string, max int64) ([]byte, error) {
-	// Sized after the file, so that a large one is read in one buffer
-	// rather than copied through doubling ones.
-	var hint int64
-	if fi, err := f.Stat(); err == nil {
-		hint = min(fi.Size(), max)
-	}
-	buf := bytes.NewBuffer(make([]byte, 0, hint+bytes.MinRead))
+	buf := bytes.NewBuffer(make([]byte, 0, sizeHint(f, max)+bytes.MinRead))
 	if _, err := buf.ReadFrom(io.LimitReader(f, max+1)); err != nil {
 		return nil, err
 	}
 	data := buf.Bytes()
 	if int64(len(data)) > max {
-		return nil, &Error{Path: path, Err: ErrTooLarge, Info: fmt.Sprintf("more than %d bytes", max)}
+		return nil, tooLarge(path, max)
 	}
 	return data, nil
+}
+
+// sizeHint is the size of the buffer to read f into, at most max: its
+// size, so that a large file is read in one buffer rather than copied
+// through doubling ones.
+func sizeHint(f *os.File, max int64) int64 {
+	if fi, err := f.Stat(); err == nil {
+		return min(fi.Size(), max)
+	}
+	return 0
+}
+
+// tooLarge is the error of a file at path that holds more than max bytes.
+func tooLarge(path string, max int64) error {
+	return &Error{Path: path, Err: ErrTooLarge, Info: fmt.Sprintf("more than %d bytes", max)}
 }
 
 // ErrNotDir is a directory mas works in that is something else.

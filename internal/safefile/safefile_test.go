@@ -49,28 +49,42 @@ func TestReadFile(t *testing.T) {
 		{"a link the user named is followed to a regular file", link("named", plain), true, "A=1\n", nil},
 		{"a directory is not a file", dir, false, "", ErrNotRegular},
 	}
+	// ReadString reads what ReadFile reads, into a string.
+	readString := func(path string, max int64) ([]byte, error) {
+		s, err := ReadString(path, max)
+		return []byte(s), err
+	}
 	for _, tt := range tests {
 		t.Run(tt.why, func(t *testing.T) {
 			read := ReadFile
 			if tt.follow {
 				read = ReadFileFollow
 			}
-			done := make(chan struct{})
-			var got []byte
-			var err error
-			go func() { got, err = read(tt.path, 8); close(done) }()
-			select {
-			case <-done:
-			case <-time.After(time.Minute): // a bound for a broken build only
-				t.Fatal("read blocked")
-			}
-			if !errors.Is(err, tt.err) || string(got) != tt.want {
-				t.Fatalf("got %q, %v; want %q, %v", got, err, tt.want, tt.err)
-			}
-			if err != nil && !strings.Contains(err.Error(), tt.path) {
-				t.Errorf("error %q does not name %s", err, tt.path)
+			testRead(t, read, tt.path, tt.want, tt.err)
+			if !tt.follow {
+				testRead(t, readString, tt.path, tt.want, tt.err)
 			}
 		})
+	}
+}
+
+// testRead reads path with read, at most 8 bytes, and wants want or err.
+func testRead(t *testing.T, read func(string, int64) ([]byte, error), path, want string, wantErr error) {
+	t.Helper()
+	done := make(chan struct{})
+	var got []byte
+	var err error
+	go func() { got, err = read(path, 8); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(time.Minute): // a bound for a broken build only
+		t.Fatal("read blocked")
+	}
+	if !errors.Is(err, wantErr) || string(got) != want {
+		t.Fatalf("got %q, %v; want %q, %v", got, err, want, wantErr)
+	}
+	if err != nil && !strings.Contains(err.Error(), path) {
+		t.Errorf("error %q does not name %s", err, path)
 	}
 }
 
