@@ -58,8 +58,10 @@ type ListCache struct {
 	// found it unchanged since the last listing.
 	listed bool
 	// listings counts this process's listings: its first trusts what
-	// cannot have changed (trusted), the next ones stat every .session.
+	// cannot have changed (trusted), the next ones stat every .session,
+	// or those that watch tells may have changed (Watch).
 	listings int
+	watch    *sessionWatch // nil: none
 	// consumed are the change markers the next Save removes once the
 	// cache file says what their sessions' files say; start when the
 	// last listing began (Unix ns).
@@ -174,8 +176,13 @@ func (c *ListCache) list(running []layout.Ref, known bool) ([]Listed, error) {
 	}
 	keys := make([]statKey, len(ids))
 	marks, marksOK := c.readMarkers()
-	if c.listings++; c.listings == 1 && marksOK {
+	switch c.listings++; {
+	case c.listings == 1 && marksOK:
 		c.trust(ids, keys, marks, running)
+	case c.listings > 1 && c.watch != nil:
+		// From the second listing, whose stats see what changed before
+		// the process began, which no watch can tell.
+		c.trustWatched(ids, keys, start)
 	}
 	statSessions(dirfd, ids, keys)
 	// Each session apart from the others, on every core: the sessions'
@@ -304,11 +311,15 @@ type statKey struct {
 // (trusted): on every core when there are many, since these stats are
 // most of what such a listing costs.
 func statSessions(dirfd int, ids []cachedID, keys []statKey) {
-	par.Do(len(ids), statsPerPart, func(_, from, to int) {
-		for i := from; i < to; i++ {
-			if ids[i].dir && !keys[i].ok {
-				keys[i].key, keys[i].ok = statAt(dirfd, ids[i].id+"/.session")
-			}
+	var todo []int
+	for i := range ids {
+		if ids[i].dir && !keys[i].ok {
+			todo = append(todo, i)
+		}
+	}
+	par.Do(len(todo), statsPerPart, func(_, from, to int) {
+		for _, i := range todo[from:to] {
+			keys[i].key, keys[i].ok = statAt(dirfd, ids[i].id+"/.session")
 		}
 	})
 }

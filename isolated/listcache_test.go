@@ -265,9 +265,13 @@ func TestListCacheFollowsChanges(t *testing.T) {
 				writeSession(t, root, id, func(_, line string) string { return line })
 			}
 			mem := warmed(t, root, nil)
+			watched := watchedCache(t, root)
 			markChanged(filepath.Join(root, "sessions"), a)
 			tc.change(t, root)
 			want := truth(t, root, nil)
+			if got := through(t, watched, nil); !reflect.DeepEqual(got, want) {
+				t.Errorf("through the cache in memory that watches:\n got %+v\nwant %+v", got, want)
+			}
 			if got := through(t, later(root), nil); !reflect.DeepEqual(got, want) {
 				t.Errorf("through the cache file:\n got %+v\nwant %+v", got, want)
 			}
@@ -689,4 +693,93 @@ func TestListCacheManySessions(t *testing.T) {
 	running = append(running, runs(root, ids[9]))
 	listsTruth(t, later(root), root, running, "through the cache file")
 	listsTruth(t, c, root, running, "from memory")
+}
+
+// watchedCache is a cache of root in memory that watches its sessions
+// (Watch) and has listed them three times: its next listing stats only
+// what its watch tells changed.
+func watchedCache(t *testing.T, root string) *ListCache {
+	c := later(root)
+	c.Watch()
+	if c.watch == nil {
+		t.Skip("no inotify here")
+	}
+	t.Cleanup(c.Close)
+	for range 3 {
+		through(t, c, nil)
+	}
+	return c
+}
+
+// TestListCacheWatchTellsChanges: a cache that watches (mas serve) trusts
+// a .session its watch says nothing of, without a stat, and reads again
+// one that a person edited, in place or by a rename, chmod'ed or
+// replaced, without any mark; every fullSweep it stats them all.
+func TestListCacheWatchTellsChanges(t *testing.T) {
+	ids := []string{"11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222"}
+	for _, tc := range []struct {
+		name   string
+		change func(t *testing.T, root, id string)
+	}{
+		{"edited in place", func(t *testing.T, root, id string) { edit(t, root, id, "CREATED_AT", "2027-01-02T03:04:05Z") }},
+		{"replaced by an editor's rename", func(t *testing.T, root, id string) {
+			path := filepath.Join(Dir(root, id), ".session")
+			data, err := os.ReadFile(path)
+			must(t, err)
+			must(t, os.WriteFile(path+"~", []byte(strings.Replace(string(data), "2026-01-01", "2027-01-01", 1)), 0o600))
+			must(t, os.Rename(path+"~", path))
+		}},
+		{"chmod'ed", func(t *testing.T, root, id string) { must(t, os.Chmod(filepath.Join(Dir(root, id), ".session"), 0)) }},
+		{"its directory replaced", func(t *testing.T, root, id string) {
+			must(t, os.Rename(Dir(root, id), Dir(root, id)+".old"))
+			writeSession(t, root, id, func(k, line string) string {
+				if k == "CREATED_AT" {
+					return "CREATED_AT=2028-01-01T00:00:00Z"
+				}
+				return line
+			})
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			for _, id := range ids {
+				writeSession(t, root, id, func(_, line string) string { return line })
+			}
+			c := watchedCache(t, root)
+			// What the cache holds of the second session, forged: a
+			// listing that stats it would read the file again.
+			c.entry(ids[1]).createdAt = "forged"
+			tc.change(t, root, ids[0])
+			got, want := through(t, c, nil), truth(t, root, nil)
+			if got[1].CreatedAt != "forged" {
+				t.Errorf("a session its watch said nothing of was read again: %+v", got[1])
+			}
+			if !reflect.DeepEqual(got[0], want[0]) {
+				t.Errorf("the session changed:\n got %+v\nwant %+v", got[0], want[0])
+			}
+		})
+	}
+}
+
+// TestListCacheWatchSweeps: a change no watch tells (a write through
+// another name of the file, as on another machine of a network
+// filesystem) is seen by the next full sweep.
+func TestListCacheWatchSweeps(t *testing.T) {
+	root := t.TempDir()
+	id := "11111111-1111-4111-8111-111111111111"
+	writeSession(t, root, id, func(_, line string) string { return line })
+	c := watchedCache(t, root)
+	other := filepath.Join(t.TempDir(), "other-name")
+	must(t, os.Link(filepath.Join(Dir(root, id), ".session"), other))
+	data, err := os.ReadFile(other)
+	must(t, err)
+	f, err := os.OpenFile(other, os.O_WRONLY|os.O_TRUNC, 0)
+	must(t, err)
+	_, err = f.WriteString(strings.Replace(string(data), "STATUS=stopped", "STATUS=active", 1))
+	must(t, err)
+	must(t, f.Close())
+	c.watch.swept -= int64(fullSweep) // a sweep is due
+	if got, want := through(t, c, nil), truth(t, root, nil); !reflect.DeepEqual(got, want) {
+		t.Errorf("after a full sweep:\n got %+v\nwant %+v", got, want)
+	}
 }

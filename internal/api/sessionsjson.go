@@ -15,7 +15,13 @@ import (
 // sessions cost the server more than listing them.
 type sessionsJSON struct {
 	mu   sync.Mutex
-	kept map[sessionKey][]byte // what the last answer encoded
+	kept map[string]keptJSON // what the last answer encoded, by session id
+}
+
+// keptJSON is a session's JSON, encoded from what key says.
+type keptJSON struct {
+	key  sessionKey
+	data []byte
 }
 
 // sessionKey is what a session of a listing shows, as a map key: every
@@ -78,7 +84,7 @@ func (c *sessionsJSON) encode(list []Session) ([]byte, error) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	kept := make(map[sessionKey][]byte, len(list))
+	kept := make(map[string]keptJSON, len(list))
 	parts := make([][]byte, len(list))
 	size := len(sessionsOpen) + len(sessionsClose) + len(sessionsEndLine) + 20
 	for i := range list {
@@ -105,18 +111,19 @@ func (c *sessionsJSON) encode(list []Session) ([]byte, error) {
 }
 
 // session is the indented JSON of s, from what the last answer encoded
-// when s shows the same, kept in kept for the next.
-func (c *sessionsJSON) session(s *Session, kept map[sessionKey][]byte) ([]byte, error) {
+// when s shows the same, kept in kept for the next. The map is by id
+// (a short key to hash), the whole key compared then.
+func (c *sessionsJSON) session(s *Session, kept map[string]keptJSON) ([]byte, error) {
 	k, ok := keyOf(s)
 	if ok {
-		if data, found := c.kept[k]; found {
-			kept[k] = data
-			return data, nil
+		if last, found := c.kept[s.SessionID]; found && last.key == k {
+			kept[s.SessionID] = last
+			return last.data, nil
 		}
 	}
 	data, err := json.MarshalIndent(s, sessionIndent, "  ")
-	if err == nil && ok {
-		kept[k] = data
+	if _, twice := kept[s.SessionID]; err == nil && ok && !twice {
+		kept[s.SessionID] = keptJSON{key: k, data: data}
 	}
 	return data, err
 }

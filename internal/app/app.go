@@ -54,9 +54,23 @@ type App struct {
 	// sessionFileWarning makes the warning of an untrusted .mas_session
 	// one per process, however often sessions are selected.
 	sessionFileWarning sync.Once
-	// lists is the root's list cache (listCache).
-	listsMu sync.Mutex
-	lists   *isolated.ListCache
+	// lists is the root's list cache (listCache); watchLists tells that
+	// it watches the sessions' files (WatchSessions).
+	listsMu    sync.Mutex
+	lists      *isolated.ListCache
+	watchLists bool
+}
+
+// WatchSessions makes the root's list cache tell what changed between
+// listings through inotify (isolated.ListCache.Watch), for a process that
+// lists every few seconds (mas serve).
+func (a *App) WatchSessions() {
+	a.listsMu.Lock()
+	defer a.listsMu.Unlock()
+	a.watchLists = true
+	if a.lists != nil {
+		a.lists.Watch()
+	}
 }
 
 // New returns an App whose tmux calls run the real tmux, configured from

@@ -66,7 +66,7 @@ func (b Backend) Sessions(ctx context.Context) ([]api.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []api.Session
+	out := make([]api.Session, 0, len(sessions))
 	for _, j := range sessions {
 		running := 0
 		if j.Status == isolated.Active || j.Status == isolated.Orphaned { // its tmux session is its own

@@ -128,8 +128,8 @@ func (a *App) listAmong(ctx context.Context, running []layout.Ref, listErr error
 }
 
 // viewsPerPart is the fewest sessions whose views are worth a goroutine
-// of their own (par): a view may read its agents' directory.
-const viewsPerPart = 500
+// of their own (par).
+const viewsPerPart = 1000
 
 // Describe describes one isolated session; tmuxErr says that its status
 // could not be checked.
@@ -169,7 +169,13 @@ func (a *App) listCache(root string) *isolated.ListCache {
 	a.listsMu.Lock()
 	defer a.listsMu.Unlock()
 	if a.lists == nil || a.lists.Root() != root {
+		if a.lists != nil {
+			a.lists.Close()
+		}
 		a.lists = isolated.NewListCache(root)
+		if a.watchLists {
+			a.lists.Watch()
+		}
 	}
 	return a.lists
 }
