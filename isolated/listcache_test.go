@@ -783,3 +783,33 @@ func TestListCacheWatchSweeps(t *testing.T) {
 		t.Errorf("after a full sweep:\n got %+v\nwant %+v", got, want)
 	}
 }
+
+// TestListCacheWatchLimit: past its limit of watches (a share of the
+// user's, which editors and build tools need too) a cache that watches
+// stats the sessions it does not watch, and sees their changes.
+func TestListCacheWatchLimit(t *testing.T) {
+	ids := []string{"11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222"}
+	root := t.TempDir()
+	for _, id := range ids {
+		writeSession(t, root, id, func(_, line string) string { return line })
+	}
+	c := later(root)
+	c.Watch()
+	if c.watch == nil {
+		t.Skip("no inotify here")
+	}
+	t.Cleanup(c.Close)
+	c.watch.limit = 1
+	for range 3 {
+		through(t, c, nil)
+	}
+	if len(c.watch.wds) != 1 {
+		t.Fatalf("%d watches, past the limit of 1", len(c.watch.wds))
+	}
+	for _, id := range ids {
+		edit(t, root, id, "CREATED_AT", "2027-01-02T03:04:05Z")
+	}
+	if got, want := through(t, c, nil), truth(t, root, nil); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v\nwant %+v", got, want)
+	}
+}

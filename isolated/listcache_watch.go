@@ -5,9 +5,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"mas/internal/safefile"
 )
 
 // A sessionWatch tells a ListCache that lists again and again (mas serve)
@@ -35,7 +39,24 @@ type sessionWatch struct {
 	// listing: every session is stat'ed.
 	overflow bool
 	swept    int64 // when every .session was last stat'ed (Unix ns)
+	limit    int   // the most watches it takes (watchLimit)
 }
+
+// watchLimit is the most watches a sessionWatch takes: an eighth of what
+// the kernel lets the user have (fs.inotify.max_user_watches), which
+// editors and build tools share; the sessions past it are stat'ed.
+func watchLimit() int {
+	data, err := safefile.ReadFile("/proc/sys/fs/inotify/max_user_watches", 64)
+	n, convErr := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil || convErr != nil || n <= 0 {
+		return defaultWatchLimit
+	}
+	return n / 8
+}
+
+// defaultWatchLimit is watchLimit's when the kernel does not say: an
+// eighth of its oldest default, 8192.
+const defaultWatchLimit = 1024
 
 // fullSweep is how often a watched listing stats every .session.
 const fullSweep = 30 * time.Second
@@ -52,7 +73,7 @@ func newSessionWatch() *sessionWatch {
 	if err != nil {
 		return nil
 	}
-	return &sessionWatch{fd: fd, wds: map[string]int32{}, ids: map[int32]string{}, seen: map[string]bool{}}
+	return &sessionWatch{fd: fd, wds: map[string]int32{}, ids: map[int32]string{}, seen: map[string]bool{}, limit: watchLimit()}
 }
 
 // Watch makes c tell, from its second listing on, which sessions changed
@@ -138,7 +159,7 @@ func (w *sessionWatch) trusted(id string) bool {
 // add watches the directory of session id under sessions, unless it is:
 // what changes from now on is an event of the next listing.
 func (w *sessionWatch) add(sessions, id string) {
-	if _, ok := w.wds[id]; ok {
+	if _, ok := w.wds[id]; ok || len(w.wds) >= w.limit {
 		return
 	}
 	wd, err := unix.InotifyAddWatch(w.fd, filepath.Join(sessions, id), sessionWatchMask)
