@@ -170,7 +170,7 @@ func (c *ListCache) list(running []layout.Ref, known bool) ([]Listed, error) {
 	}
 	defer dir.Close()
 	dirfd := int(dir.Fd())
-	ids, err := c.listDir(dir, dirfd, start)
+	ids, read, err := c.listDir(dir, dirfd, start)
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +182,7 @@ func (c *ListCache) list(running []layout.Ref, known bool) ([]Listed, error) {
 	case c.listings > 1 && c.watch != nil:
 		// From the second listing, whose stats see what changed before
 		// the process began, which no watch can tell.
-		c.trustWatched(ids, keys, start)
+		c.trustWatched(ids, keys, read, start)
 	}
 	statSessions(dirfd, ids, keys)
 	// Each session apart from the others, on every core: the sessions'
@@ -237,17 +237,17 @@ func (c *ListCache) forget() {
 
 // listDir returns the entries of the sessions directory, open as dir
 // (descriptor dirfd), named like sessions, sorted: the cached ones when
-// the directory's key is unchanged and settled, else read again, each
-// with what the cache kept of it.
-func (c *ListCache) listDir(dir *os.File, dirfd int, start int64) ([]cachedID, error) {
+// the directory's key is unchanged and settled, else read again (read),
+// each with what the cache kept of it.
+func (c *ListCache) listDir(dir *os.File, dirfd int, start int64) (_ []cachedID, read bool, _ error) {
 	key, ok := statAt(dirfd, ".")
 	if ok && key == c.dir && key.settled(c.dirAt) {
 		c.listed = true
-		return c.ids, nil
+		return c.ids, false, nil
 	}
 	entries, err := dir.ReadDir(-1)
 	if err != nil {
-		return nil, err
+		return nil, true, err
 	}
 	slices.SortFunc(entries, func(a, b os.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	ids, removal := []cachedID{}, false
@@ -272,7 +272,7 @@ func (c *ListCache) listDir(dir *os.File, dirfd int, start int64) ([]cachedID, e
 	if !ok {
 		c.dir = fileKey{}
 	}
-	return ids, nil
+	return ids, true, nil
 }
 
 // session lists one session, e, whose .session's key is k: from the

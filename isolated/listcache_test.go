@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"runtime"
@@ -812,4 +813,58 @@ func TestListCacheWatchLimit(t *testing.T) {
 	if got, want := through(t, c, nil), truth(t, root, nil); !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v\nwant %+v", got, want)
 	}
+}
+
+// TestListCacheWatchIsOfDirectories: a watch is of a directory, not of
+// its name: when another directory takes a session's name (the sessions
+// directory replaced by a copy, a session directory made again while a
+// pane still holds the old one), when the kernel dropped events, or when
+// the directory itself changed, the session is stat'ed again and its
+// edits seen.
+func TestListCacheWatchIsOfDirectories(t *testing.T) {
+	id := "11111111-1111-4111-8111-111111111111"
+	later := func(t *testing.T, root string) { edit(t, root, id, "CREATED_AT", "2029-01-01T00:00:00Z") }
+	for _, tc := range []struct {
+		name   string
+		change func(t *testing.T, c *ListCache, root string)
+	}{
+		{"the sessions directory replaced by a copy", func(t *testing.T, c *ListCache, root string) {
+			must(t, os.Rename(sessionsDir(root), sessionsDir(root)+".old"))
+			must(t, exec.Command("cp", "-a", sessionsDir(root)+".old", sessionsDir(root)).Run())
+			edit(t, root, id, "CREATED_AT", "2028-01-01T00:00:00Z")
+		}},
+		{"a session directory made again while the old one is held open", func(t *testing.T, c *ListCache, root string) {
+			held, err := os.Open(Dir(root, id))
+			must(t, err)
+			t.Cleanup(func() { held.Close() })
+			must(t, os.RemoveAll(Dir(root, id)))
+			writeSession(t, root, id, func(_, line string) string { return line })
+		}},
+		{"events the kernel dropped", func(t *testing.T, c *ListCache, root string) {
+			edit(t, root, id, "CREATED_AT", "2028-01-01T00:00:00Z")
+			c.watch.drain()
+			clear(c.watch.seen) // lost
+			c.watch.overflow = true
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			writeSession(t, root, id, func(_, line string) string { return line })
+			c := watchedCache(t, root)
+			tc.change(t, c, root)
+			listsTruth(t, c, root, nil, "after the change")
+			later(t, root)
+			listsTruth(t, c, root, nil, "after an edit that follows")
+		})
+	}
+	t.Run("the directory itself changed (a chmod)", func(t *testing.T) {
+		root := t.TempDir()
+		writeSession(t, root, id, func(_, line string) string { return line })
+		c := watchedCache(t, root)
+		must(t, os.Chmod(Dir(root, id), 0o500))
+		c.watch.drain()
+		if !c.watch.seen[id] {
+			t.Error("a chmod of the session's directory is not seen: a user who can no longer read it would be shown what it held")
+		}
+	})
 }

@@ -27,6 +27,11 @@ import (
 // keeps the file's key within racyWindow of its read is still told by
 // the key's settling (ListCache.session), as without the watch.
 //
+// A watch is of a directory, not of its name: when the sessions
+// directory changed (a session added, removed, renamed or replaced, or
+// the directory itself replaced) or the kernel dropped events, every
+// watch is dropped and made again, before the stats of that listing.
+//
 // Every fullSweep the listing stats every .session all the same: a
 // file changed through another of its names (a hard link), or on another
 // machine of a network filesystem, is no event here.
@@ -128,15 +133,29 @@ func (w *sessionWatch) drain() {
 			if !ok {
 				continue
 			}
-			switch {
+			switch name := string(bytes.TrimRight(name, "\x00")); {
 			case mask&(unix.IN_IGNORED|unix.IN_DELETE_SELF|unix.IN_MOVE_SELF) != 0:
 				w.seen[id] = true
 				w.forget(id)
-			case string(bytes.TrimRight(name, "\x00")) == ".session":
+			case name == "" || name == ".session": // the directory itself (a chmod), or its .session
 				w.seen[id] = true
 			}
 		}
 	}
+}
+
+// reset drops every watch, for the listing to add them again: a new
+// inotify instance, the old one closed with its watches.
+func (w *sessionWatch) reset() bool {
+	fd, err := unix.InotifyInit1(unix.IN_CLOEXEC | unix.IN_NONBLOCK)
+	if err != nil {
+		return false
+	}
+	unix.Close(w.fd)
+	w.fd = fd
+	clear(w.wds)
+	clear(w.ids)
+	return true
 }
 
 // forget drops the watch of session id, for the next listing to add
@@ -175,11 +194,17 @@ func (w *sessionWatch) add(sessions, id string) {
 
 // trustWatched sets, in keys, the cached key of each session of ids that
 // its watch tells unchanged since the last listing (trusted), and watches
-// the others before they are stat'ed; now is when the listing began.
-func (c *ListCache) trustWatched(ids []cachedID, keys []statKey, now int64) {
+// the others before they are stat'ed; read tells that the sessions
+// directory was read again, now is when the listing began.
+func (c *ListCache) trustWatched(ids []cachedID, keys []statKey, read bool, now int64) {
 	w := c.watch
 	w.drain()
-	sweep := now-w.swept >= int64(fullSweep)
+	if (read || w.overflow) && !w.reset() {
+		c.watch = nil // no new instance: stat'ed, as without a watch
+		unix.Close(w.fd)
+		return
+	}
+	sweep := read || w.overflow || now-w.swept >= int64(fullSweep)
 	for i := range ids {
 		e := &ids[i]
 		switch {

@@ -429,9 +429,9 @@ server_cpu_ms() { awk -v hz="$(getconf CLK_TCK)" '{print ($14 + $15 + $16 + $17)
 # connection each (a script's curl), which adds the connection's setup
 # and the check of its peer.
 cpu0="$(server_cpu_ms)"
-kept=()
-for ((i = 0; i < 100; i++)); do kept+=(-o /dev/null "http://127.0.0.1:$port/sessions"); done
-curl -sf "${kept[@]}"
+get_urls=()
+for ((i = 0; i < 100; i++)); do get_urls+=(-o /dev/null "http://127.0.0.1:$port/sessions"); done
+curl -sf "${get_urls[@]}"
 server_get_ms="$(awk -v a="$cpu0" -v b="$(server_cpu_ms)" 'BEGIN{printf "%.1f", (b - a) / 100}')"
 cpu0="$(server_cpu_ms)"
 for ((i = 0; i < 100; i++)); do curl -sf -o /dev/null "http://127.0.0.1:$port/sessions"; done
