@@ -43,8 +43,9 @@ type sessionWatch struct {
 	// overflow tells that the kernel dropped events since the last
 	// listing: every session is stat'ed.
 	overflow bool
-	swept    int64 // when every .session was last stat'ed (Unix ns)
-	limit    int   // the most watches it takes (watchLimit)
+	swept    int64  // when every .session was last stat'ed (Unix ns)
+	limit    int    // the most watches it takes (watchLimit)
+	buf      []byte // drain's, kept: a listing every few seconds
 }
 
 // watchLimit is the most watches a sessionWatch takes: an eighth of what
@@ -106,15 +107,18 @@ func (c *ListCache) Close() {
 // one are seen, and a watch the kernel removed (its directory is gone or
 // was moved) is forgotten.
 func (w *sessionWatch) drain() {
-	buf := make([]byte, 64<<10)
+	if w.buf == nil {
+		w.buf = make([]byte, 64<<10)
+	}
+	buf := w.buf
 	for {
 		n, err := unix.Read(w.fd, buf)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
 		if err != nil || n <= 0 {
-			if !errors.Is(err, unix.EAGAIN) && !errors.Is(err, unix.EINTR) {
+			if !errors.Is(err, unix.EAGAIN) {
 				w.overflow = true // unreadable: trust nothing
-			}
-			if errors.Is(err, unix.EINTR) {
-				continue
 			}
 			return
 		}
@@ -172,7 +176,7 @@ func (w *sessionWatch) forget(id string) {
 // last listing, by its watch: it had one then, and no event since.
 func (w *sessionWatch) trusted(id string) bool {
 	_, watched := w.wds[id]
-	return watched && !w.overflow && !w.seen[id]
+	return watched && !w.seen[id] // after an overflow, trustWatched stats them all
 }
 
 // add watches the directory of session id under sessions, unless it is:
