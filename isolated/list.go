@@ -46,9 +46,16 @@ func List(ctx context.Context, c tmux.Client, root string) (sessions []Listed, t
 // lists more than once, or saves it; listErr is the listing's error, which
 // it returns as tmuxErr.
 func ListAmong(ctx context.Context, c tmux.Client, cache *ListCache, running []layout.Ref, listErr error) (sessions []Listed, tmuxErr, err error) {
+	return ListAmongAs(ctx, c, cache, running, listErr, func(l Listed) Listed { return l })
+}
+
+// ListAmongAs is ListAmong with each session, and each orphan, as view
+// makes it of its Listed, for a caller that keeps its own view of
+// thousands of sessions: no Listed is kept.
+func ListAmongAs[T any](ctx context.Context, c tmux.Client, cache *ListCache, running []layout.Ref, listErr error, view func(Listed) T) (sessions []T, tmuxErr, err error) {
 	root := cache.Root()
 	cache.mu.Lock()
-	sessions, err = cache.list(running, listErr == nil)
+	sessions, ids, err := listAs(cache, running, listErr == nil, view)
 	cache.mu.Unlock()
 	if err != nil {
 		return nil, nil, err
@@ -56,16 +63,12 @@ func ListAmong(ctx context.Context, c tmux.Client, cache *ListCache, running []l
 	if listErr != nil {
 		return sessions, listErr, nil
 	}
-	ids := make([]string, len(sessions))
-	for i, l := range sessions {
-		ids[i] = l.ID
-	}
 	orphans, err := orphansAmong(ctx, c, root, running, ids)
 	if err != nil {
 		return sessions, fmt.Errorf("orphaned tmux sessions not looked for: %w", err), nil
 	}
 	for _, o := range orphans {
-		sessions = append(sessions, o.listed(root))
+		sessions = append(sessions, view(o.listed(root)))
 	}
 	return sessions, nil, nil
 }

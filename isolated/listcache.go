@@ -152,6 +152,14 @@ func statAt(dirfd int, name string) (k fileKey, ok bool) {
 // what tmux runs, known false when tmux could not be asked (then nothing
 // of the activity is kept).
 func (c *ListCache) list(running []layout.Ref, known bool) ([]Listed, error) {
+	out, _, err := listAs(c, running, known, func(l Listed) Listed { return l })
+	return out, err
+}
+
+// listAs is list with each session as view makes it of its Listed, and
+// the sessions' ids: a caller that keeps thousands of views keeps no
+// Listed.
+func listAs[T any](c *ListCache, running []layout.Ref, known bool, view func(Listed) T) (_ []T, ids []string, _ error) {
 	if !c.read {
 		c.load()
 	}
@@ -160,39 +168,40 @@ func (c *ListCache) list(running []layout.Ref, known bool) ([]Listed, error) {
 	dir, err := os.OpenFile(sessionsDir(c.root), os.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		c.forget()
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
 		if cerr := checkSessionsDir(c.root); cerr != nil {
-			return nil, cerr // a link or a file: said as IDs says it
+			return nil, nil, cerr // a link or a file: said as IDs says it
 		}
-		return nil, err
+		return nil, nil, err
 	}
 	defer dir.Close()
 	dirfd := int(dir.Fd())
-	ids, read, err := c.listDir(dir, dirfd, start)
+	entries, read, err := c.listDir(dir, dirfd, start)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	keys := make([]statKey, len(ids))
+	keys := make([]statKey, len(entries))
 	marks, marksOK := c.readMarkers()
 	switch c.listings++; {
 	case c.listings == 1 && marksOK:
-		c.trust(ids, keys, marks, running)
+		c.trust(entries, keys, marks, running)
 	case c.listings > 1 && c.watch != nil:
 		// From the second listing, whose stats see what changed before
 		// the process began, which no watch can tell.
-		c.trustWatched(ids, keys, read, start)
+		c.trustWatched(entries, keys, read, start)
 	}
-	statSessions(dirfd, ids, keys)
+	statSessions(dirfd, entries, keys)
 	// Each session apart from the others, on every core: the sessions'
 	// entries are theirs alone, and what changed is told per part.
-	out := make([]Listed, len(ids))
-	changed := make([]bool, par.Parts(len(ids), sessionsPerPart))
-	par.Do(len(ids), sessionsPerPart, func(part, from, to int) {
+	out := make([]T, len(entries))
+	ids = make([]string, len(entries))
+	changed := make([]bool, par.Parts(len(entries), sessionsPerPart))
+	par.Do(len(entries), sessionsPerPart, func(part, from, to int) {
 		for i := from; i < to; i++ {
-			var ch bool
-			out[i], ch = c.session(&ids[i], keys[i], running, known, start)
+			l, ch := c.session(&entries[i], keys[i], running, known, start)
+			out[i], ids[i] = view(l), entries[i].id
 			changed[part] = changed[part] || ch
 		}
 	})
@@ -200,7 +209,7 @@ func (c *ListCache) list(running []layout.Ref, known bool) ([]Listed, error) {
 	if marksOK {
 		c.consumed = c.consumable(marks, start)
 	}
-	return out, nil
+	return out, ids, nil
 }
 
 // trust sets, in keys, the cached key of each session of ids whose

@@ -9,7 +9,6 @@ import (
 
 	"mas/internal/activity"
 	"mas/internal/layout"
-	"mas/internal/par"
 	"mas/internal/roster"
 	"mas/isolated"
 	"mas/legacy"
@@ -106,17 +105,12 @@ func (a *App) SessionsAndPanes(ctx context.Context) (list []Session, panes []lay
 func (a *App) listAmong(ctx context.Context, running []layout.Ref, listErr error) (list []Session, tmuxErr, err error) {
 	root := a.Root()
 	cache := a.listCache(root)
-	sessions, tmuxErr, err := isolated.ListAmong(ctx, a.Tmux, cache, running, listErr)
+	// Each session's view made as it is listed, on every core.
+	list, tmuxErr, err = isolated.ListAmongAs(ctx, a.Tmux, cache, running, listErr, func(l isolated.Listed) Session { return SessionView(l, false) })
 	if err != nil {
 		return nil, nil, err
 	}
 	cache.Save()
-	list = make([]Session, len(sessions), len(sessions)+1)
-	par.Do(len(sessions), viewsPerPart, func(_, from, to int) {
-		for i := from; i < to; i++ {
-			list[i] = SessionView(sessions[i], false)
-		}
-	})
 	legacies, err := legacy.List(root, running, listErr == nil)
 	if err != nil {
 		a.untrusted(root, err)
@@ -126,10 +120,6 @@ func (a *App) listAmong(ctx context.Context, running []layout.Ref, listErr error
 	}
 	return list, tmuxErr, nil
 }
-
-// viewsPerPart is the fewest sessions whose views are worth a goroutine
-// of their own (par).
-const viewsPerPart = 1000
 
 // Describe describes one isolated session; tmuxErr says that its status
 // could not be checked.

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"io"
-	"slices"
 	"strings"
 	"text/tabwriter"
 	"unicode/utf8"
@@ -19,93 +18,97 @@ import (
 // one for the text, a fraction of tabwriter's cost (session list writes a
 // row per session, thousands of them); otherwise tabwriter does.
 func writeColumns(w io.Writer, rows [][]string, padding int) error {
-	widths, ok := columnWidths(rows)
+	widths, ascii, ok := columnWidths(rows)
 	if !ok {
 		return tabwrite(w, rows, padding)
 	}
-	// The rows' text, on every core when there are many (par).
-	parts := make([]string, par.Parts(len(rows), rowsPerPart))
-	par.Do(len(rows), rowsPerPart, func(part, from, to int) {
-		parts[part] = columnsText(rows[from:to], widths, padding)
+	// The rows' text, on every core when there are many, written a piece
+	// at a time (par.Stream).
+	return par.Stream(len(rows), rowsPerPiece, func(b []byte, from, to int) []byte {
+		return appendColumns(b, rows[from:to], widths, padding, ascii)
+	}, func(b []byte) error {
+		_, err := w.Write(b)
+		return err
 	})
-	for _, text := range parts {
-		if _, err := io.WriteString(w, text); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
-// rowsPerPart is the fewest rows worth a goroutine of their own.
-const rowsPerPart = 1000
+const (
+	// rowsPerPart is the fewest rows worth a goroutine of their own,
+	// rowsPerPiece how many rows' text is made and written at once.
+	rowsPerPart  = 1000
+	rowsPerPiece = 256
+)
 
-// columnsText is the text of rows, laid out in columns of widths.
-func columnsText(rows [][]string, widths []int, padding int) string {
-	size := 0
-	for _, row := range rows {
-		for _, c := range row {
-			size += len(c) + padding
-		}
-		size += len(widths) * 8 // some padding beyond the widest cell's
-	}
-	var b strings.Builder
-	b.Grow(size)
+// appendColumns appends to b the text of rows, laid out in columns of
+// widths; ascii tells that every cell is ASCII, its width its length.
+func appendColumns(b []byte, rows [][]string, widths []int, padding int, ascii bool) []byte {
 	for _, row := range rows {
 		last := len(row) - 1
 		for i, c := range row[:last] {
-			b.WriteString(c)
-			w, _ := cellWidth(c)
-			b.WriteString(spaces(widths[i] + padding - w))
+			b = append(b, c...)
+			w := len(c)
+			if !ascii {
+				w, _ = cellWidth(c)
+			}
+			b = append(b, spaces(widths[i]+padding-w)...)
 		}
-		b.WriteString(row[last])
-		b.WriteByte('\n')
+		b = append(b, row[last]...)
+		b = append(b, '\n')
 	}
-	return b.String()
+	return b
 }
 
 // columnWidths returns the widest cell of each column but the last, in
-// runes; ok false when the rows cannot be laid out by hand (writeColumns).
-func columnWidths(rows [][]string) (widths []int, ok bool) {
+// runes, and whether every cell is ASCII; ok false when the rows cannot be
+// laid out by hand (writeColumns).
+func columnWidths(rows [][]string) (widths []int, ascii, ok bool) {
 	if len(rows) == 0 || len(rows[0]) == 0 {
-		return nil, false
+		return nil, false, false
 	}
 	n := len(rows[0]) - 1
-	each := make([][]int, par.Parts(len(rows), rowsPerPart))
-	plain := make([]bool, len(each))
+	each := make([]partWidth, par.Parts(len(rows), rowsPerPart))
 	par.Do(len(rows), rowsPerPart, func(part, from, to int) {
-		each[part], plain[part] = partWidths(rows[from:to], n)
+		each[part] = partWidths(rows[from:to], n)
 	})
-	if slices.Contains(plain, false) {
-		return nil, false
-	}
-	widths = make([]int, n)
-	for _, ws := range each {
-		for i, w := range ws {
+	widths, ascii = make([]int, n), true
+	for _, p := range each {
+		if !p.plain {
+			return nil, false, false
+		}
+		for i, w := range p.widths {
 			widths[i] = max(widths[i], w)
 		}
+		ascii = ascii && p.ascii
 	}
-	return widths, true
+	return widths, ascii, true
+}
+
+// partWidth is what partWidths finds of some of the rows.
+type partWidth struct {
+	widths       []int
+	plain, ascii bool
 }
 
 // partWidths is columnWidths of some of the rows, of n columns but the
 // last each.
-func partWidths(rows [][]string, n int) (widths []int, ok bool) {
-	widths = make([]int, n)
+func partWidths(rows [][]string, n int) partWidth {
+	p := partWidth{widths: make([]int, n), plain: true, ascii: true}
 	for _, row := range rows {
 		if len(row) != n+1 {
-			return nil, false
+			return partWidth{}
 		}
 		for i, c := range row {
 			w, plain := cellWidth(c)
 			if !plain {
-				return nil, false
+				return partWidth{}
 			}
+			p.ascii = p.ascii && w == len(c)
 			if i < n {
-				widths[i] = max(widths[i], w)
+				p.widths[i] = max(p.widths[i], w)
 			}
 		}
 	}
-	return widths, true
+	return p
 }
 
 // spaces is n spaces, none for n < 1.

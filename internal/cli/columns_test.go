@@ -40,6 +40,8 @@ func TestWriteColumnsIsTabwriters(t *testing.T) {
 		{"a carriage return", [][]string{{"a\rb", "c", "d"}}},
 		{"thousands of rows, laid out in parts: the widest cell in the last", manyRows(3000, "")},
 		{"thousands of rows, a tab in the last part", manyRows(3000, "\t")},
+		{"thousands of rows, a rune wider than a byte in the last part", manyRows(3000, "é")},
+		{"thousands of rows, invalid UTF-8 in the last part", manyRows(3000, "\xe9")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var want strings.Builder

@@ -31,3 +31,67 @@ func Do(n, least int, fn func(part, from, to int)) {
 	}
 	wg.Wait()
 }
+
+// Stream writes the bytes that text makes of [0, n), in order, in pieces
+// of at most least items each: made on Parts(n, least) goroutines, each
+// into a buffer of its own that it reuses once write has taken it, and
+// written one after the other. What is made and not yet written is a
+// piece per goroutine, not the whole output (session list writes a
+// megabyte for thousands of sessions). Stream returns write's first
+// error; the pieces after it are not made.
+func Stream(n, least int, text func(b []byte, from, to int) []byte, write func([]byte) error) error {
+	least = max(least, 1)
+	pieces := (n + least - 1) / least
+	workers := Parts(n, least)
+	var (
+		mu     sync.Mutex
+		turn   = sync.NewCond(&mu)
+		next   int // the piece whose turn it is to be written
+		claims int // the pieces claimed by a goroutine
+		err    error
+	)
+	// claim returns the next piece to make, false when none is left or
+	// write failed.
+	claim := func() (int, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if claims == pieces || err != nil {
+			return 0, false
+		}
+		claims++
+		return claims - 1, true
+	}
+	work := func() {
+		var b []byte
+		for {
+			p, ok := claim()
+			if !ok {
+				return
+			}
+			b = text(b[:0], p*least, min(n, (p+1)*least))
+			// Pieces are claimed in order: the one whose turn it is
+			// has been claimed, and its goroutine waits for nothing
+			// else.
+			mu.Lock()
+			for next != p {
+				turn.Wait()
+			}
+			if err == nil {
+				err = write(b)
+			}
+			next++
+			turn.Broadcast()
+			mu.Unlock()
+		}
+	}
+	if workers == 1 {
+		work()
+		return err
+	}
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(work)
+	}
+	wg.Wait()
+	return err
+}

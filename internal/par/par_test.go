@@ -1,6 +1,9 @@
 package par
 
 import (
+	"bytes"
+	"errors"
+	"fmt"
 	"runtime"
 	"sync/atomic"
 	"testing"
@@ -35,5 +38,58 @@ func TestDoCoversEachItemOnce(t *testing.T) {
 				t.Errorf("n=%d: part %d starts at %d, the one before ends at %d", tc.n, p, froms[p], tos[p-1])
 			}
 		}
+	}
+}
+
+func TestStreamWritesEveryPieceInOrder(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	for _, tc := range []struct{ n, least int }{{0, 10}, {5, 10}, {10, 10}, {95, 10}, {1000, 7}, {3, 0}} {
+		var got []byte
+		writes := 0
+		err := Stream(tc.n, tc.least, func(b []byte, from, to int) []byte {
+			for i := from; i < to; i++ {
+				b = fmt.Appendf(b, "%d\n", i)
+			}
+			return b
+		}, func(b []byte) error {
+			writes++
+			got = append(got, b...)
+			return nil
+		})
+		var want []byte
+		for i := range tc.n {
+			want = fmt.Appendf(want, "%d\n", i)
+		}
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("n=%d least=%d: err %v, wrote %q, want %q", tc.n, tc.least, err, got, want)
+		}
+		if least := max(tc.least, 1); writes != (tc.n+least-1)/least {
+			t.Errorf("n=%d least=%d: %d writes, want one per piece", tc.n, tc.least, writes)
+		}
+	}
+}
+
+func TestStreamStopsAtTheFirstWriteError(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	failed := errors.New("broken pipe")
+	var made, writes atomic.Int32
+	err := Stream(1000, 10, func(b []byte, from, to int) []byte {
+		made.Add(1)
+		return append(b, 'x')
+	}, func([]byte) error {
+		if writes.Add(1) == 3 {
+			return failed
+		}
+		return nil
+	})
+	if err != failed {
+		t.Fatalf("Stream returned %v, want the write's error", err)
+	}
+	if writes.Load() != 3 {
+		t.Errorf("%d writes, want none after the failed third", writes.Load())
+	}
+	// Each goroutine may have made one piece past the failure.
+	if made.Load() > 3+4 {
+		t.Errorf("%d pieces made after a write failed at the third", made.Load())
 	}
 }
