@@ -242,3 +242,94 @@ interrupted() {
 	run --separate-stderr mas peek 21 -n 1
 	assert_line '== 21 Frontend Developer (running, asking: ]0;pwned  [2J evil  forged line) =='
 }
+
+# list_line ID prints session ID's line of session list's output.
+list_line() {
+	grep "^$1 " <<<"$output"
+}
+
+@test "session list reprints its last table while nothing changed, lists what runs afresh, and shows a change at once" {
+	# Made and stopped before a listing made sessions/.cache: no command's
+	# mark (docs/performance.md), as after a minute.
+	run --separate-stderr mas session create --no-attach
+	local stopped="$output" table="$ROOT/sessions/.cache/table"
+	mas session stop "$stopped" >/dev/null 2>&1
+	# Stopped a minute ago: no hook of its agents can still write.
+	touch -d '-1 minute' "$ROOT/sessions/$stopped/.session"
+	create_session
+	local running="$MAS_SESSION_ID"
+	# One listing makes the cache's directory, the next keeps what each
+	# .session said, and one that finds that file 2 s old (a change within
+	# one tick of a coarse clock keeps a file's stat: a time, not an event,
+	# to wait for) writes the table.
+	sleep 2.5
+	mas session list >/dev/null
+	sleep 2.5
+	mas session list >/dev/null
+	sleep 2.5
+	run --separate-stderr mas session list
+	assert_success
+	local first="$output"
+	assert_file_exists "$table"
+	[ "$(stat -c %a "$table")" = 600 ]
+	# The stopped session's row as it was printed; the running one is
+	# listed afresh each time.
+	grep -qx "$(list_line "$stopped")" "$table"
+	grep -qx "except	$running" "$table"
+	run ! grep -q "^$running " "$table"
+
+	log_tmux_calls
+	PATH="$TMUX_LOG_PATH:$PATH" run --separate-stderr mas session list
+	assert_success
+	[ "$output" = "$first" ] || fail "$output"
+	[ "$(wc -l <"$TMUX_LOG")" = 1 ]
+	assert_line --regexp "^$running +mas-${running:0:8} +active +[0-9TZ:-]+ +$ROOT/sessions/$running +13 +isolated$"
+	assert_line --regexp "^$stopped +mas-${stopped:0:8} +stopped +[0-9TZ:-]+ +$ROOT/sessions/$stopped +- +isolated$"
+
+	# What the running session's agents do changes no file the table
+	# depends on: it shows at once.
+	mas send 21 "work ch21" -e
+	wait_until "21 is working" is_doing 21 working
+	run --separate-stderr mas session list
+	assert_line --regexp "^$running +mas-${running:0:8} +active .* +12 +isolated$"
+	grep -qx "$(list_line "$stopped")" "$table"
+
+	# A table edited to hold what a terminal would act on is not printed.
+	sed -i "s/^$stopped  mas/$stopped \x1b[2Jmas/" "$table"
+	run --separate-stderr mas session list
+	assert_success
+	list_line "$stopped" | grep -qx "$stopped  mas-${stopped:0:8}  stopped .*"
+	run ! grep -q $'\x1b' <<<"$output"
+
+	# The root's legacy session, an orphan made by hand: listed, as a
+	# listing without the table lists them.
+	local orphan=0fccadef-1111-4111-8111-111111111111
+	tmux new-session -d -s "mas-${orphan:0:8}" -e "MAS_WORKSPACE_ROOT=$ROOT" -e MAS_SESSION_MODE=isolated -e "MAS_SESSION_ID=$orphan" sleep 3600
+	run --separate-stderr mas session list
+	assert_line --regexp "^mas-${orphan:0:8} +mas-${orphan:0:8} +orphan "
+	tmux kill-session -t "=mas-${orphan:0:8}"
+	run --separate-stderr mas session list
+	[ "$output" = "$(sed "s/ 13 / 12 /" <<<"$first")" ] || fail "$output"
+	echo 'PROJECT_NAME=demo' >"$ROOT/.masrc"
+	(cd "$ROOT" && unset MAS_SESSION_ID && MAS_SESSION_MODE=legacy "$MAS_BIN" start --no-attach 2>&1 3>&-) || fail "legacy start"
+	run --separate-stderr mas session list
+	assert_line --regexp "^mas-demo +mas-demo +active .* +legacy$"
+	tmux kill-session -t =mas-demo
+	run --separate-stderr mas session list
+	assert_line --regexp "^mas-demo +mas-demo +stopped .* +legacy$"
+
+	# A session stopped, one resumed, one created: each at once.
+	mas session stop "$running" >/dev/null 2>&1
+	run --separate-stderr mas session list
+	assert_line --regexp "^$running +mas-${running:0:8} +stopped .* +- +isolated$"
+	mas session resume "$stopped" >/dev/null 2>&1
+	run --separate-stderr mas session list
+	assert_line --regexp "^$stopped +mas-${stopped:0:8} +active "
+	unset MAS_SESSION_ID
+	run --separate-stderr mas session create --no-attach
+	local created="$output"
+	run --separate-stderr mas session list
+	assert_line --regexp "^$created +mas-${created:0:8} +active "
+	# The header, three sessions and the legacy session, stopped.
+	[ "${#lines[@]}" = 5 ] || fail "$output"
+}

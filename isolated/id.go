@@ -47,7 +47,10 @@ func ValidateNewID(id string) error {
 // its canonical lower-case form, what uuid.Parse(s).String() gives back
 // unchanged. Checked by hand: a listing checks every entry of the
 // sessions directory.
-func IsID(s string) bool { return len(s) == 36 && idShaped(s) }
+func IsID(s string) bool { return len(s) == IDLen && idShaped(s) }
+
+// IDLen is the length of a session id.
+const IDLen = 36
 
 // idShaped reports whether s is the start of a canonical id: lower-case
 // hexadecimal digits, with '-' at the places of the 8-4-4-4-12 groups.

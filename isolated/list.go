@@ -27,6 +27,11 @@ type Listed struct {
 	// (ActivityKnown) without reading their directory (see ListCache).
 	Activity      activity.Summary
 	ActivityKnown bool
+	// Trusted tells that the listing took it from the cache without a
+	// stat of its .session (see ListCache.trust): it was stopped and
+	// settled, and no command has marked it since; only a hand edit of
+	// its .session changes what it says.
+	Trusted bool
 }
 
 // List returns every session under root, sorted by id, with one tmux call

@@ -67,6 +67,11 @@ type ListCache struct {
 	// last listing began (Unix ns).
 	consumed []string
 	start    int64
+	// file is the key of the cache file as it was read (zero: none
+	// was), unmarked that the last listing found no command's mark: see
+	// Stamp.
+	file     fileKey
+	unmarked bool
 }
 
 // cachedID is an entry of the sessions directory named like a session,
@@ -184,6 +189,7 @@ func listAs[T any](c *ListCache, running []layout.Ref, known bool, view func(Lis
 	}
 	keys := make([]statKey, len(entries))
 	marks, marksOK := c.readMarkers()
+	c.unmarked = marksOK && len(marks) == 0
 	switch c.listings++; {
 	case c.listings == 1 && marksOK:
 		c.trust(entries, keys, marks, running)
@@ -191,6 +197,11 @@ func listAs[T any](c *ListCache, running []layout.Ref, known bool, view func(Lis
 		// From the second listing, whose stats see what changed before
 		// the process began, which no watch can tell.
 		c.trustWatched(entries, keys, read, start)
+	}
+	// What was trusted is known before the others are stat'ed.
+	trusted := make([]bool, len(keys))
+	for i, k := range keys {
+		trusted[i] = k.ok
 	}
 	statSessions(dirfd, entries, keys)
 	// Each session apart from the others, on every core: the sessions'
@@ -201,6 +212,7 @@ func listAs[T any](c *ListCache, running []layout.Ref, known bool, view func(Lis
 	par.Do(len(entries), sessionsPerPart, func(part, from, to int) {
 		for i := from; i < to; i++ {
 			l, ch := c.session(&entries[i], keys[i], running, known, start)
+			l.Trusted = trusted[i]
 			out[i], ids[i] = view(l), entries[i].id
 			changed[part] = changed[part] || ch
 		}

@@ -41,6 +41,9 @@ func (c *ListCache) load() {
 	if safefile.CheckDir(listCacheDir(c.root)) != nil {
 		return
 	}
+	// The file's key before and after the read: the same when what was
+	// read is that file (Stamp).
+	before, _ := lstatKey(listCacheFile(c.root))
 	data, err := safefile.ReadString(listCacheFile(c.root), maxListCache)
 	if err != nil {
 		c.dirty = !errors.Is(err, os.ErrNotExist)
@@ -48,6 +51,10 @@ func (c *ListCache) load() {
 	}
 	if !c.parse(data) {
 		c.dir, c.dirAt, c.ids, c.dirty = fileKey{}, 0, nil, true
+		return
+	}
+	if after, ok := lstatKey(listCacheFile(c.root)); ok && after == before {
+		c.file = after
 	}
 }
 

@@ -75,6 +75,37 @@ func (a *App) SessionList(ctx context.Context) (list []Session, tmuxErr, err err
 	return a.listAmong(ctx, running, listErr)
 }
 
+// Preload reads the root's list cache file while the caller does
+// something else (preload); SessionListAmong waits for it.
+func (a *App) Preload() <-chan struct{} { return a.preload() }
+
+// SessionListAmong is SessionList against the tmux sessions a caller
+// listed (layout.ListSessions); listErr is the listing's error.
+func (a *App) SessionListAmong(ctx context.Context, running []layout.Ref, listErr error) (list []Session, tmuxErr, err error) {
+	return a.listAmong(ctx, running, listErr)
+}
+
+// ListStamp is the stamp of the root's last listing by this process
+// (isolated.ListCache.Stamp), false when there is none a later listing
+// could tell unchanged.
+func (a *App) ListStamp() (isolated.Stamp, bool) {
+	return a.listCache(a.Root()).Stamp()
+}
+
+// SessionAmong is session id of the root as SessionList shows it, read
+// from its files (not the list cache), against the tmux sessions a caller
+// listed.
+func (a *App) SessionAmong(id string, running []layout.Ref) Session {
+	return SessionView(isolated.DescribeAmong(a.Root(), id, running, nil), false)
+}
+
+// HasLegacyAmong tells whether the root's legacy session would be listed
+// by SessionList against running, or its files could not be trusted.
+func (a *App) HasLegacyAmong(running []layout.Ref) bool {
+	legacies, err := legacy.List(a.Root(), running, true)
+	return err != nil || len(legacies) > 0
+}
+
 // preload reads the root's list cache file, if this process has not yet,
 // while the caller waits for tmux (the channel closes when it is read):
 // the two take about as long for thousands of sessions, and a machine
@@ -195,6 +226,9 @@ type Session struct {
 	Logs         []string           `json:"logs,omitempty"`
 	Units        []string           `json:"units,omitempty"`
 	Metadata     *isolated.Metadata `json:"metadata,omitempty"`
+	// Trusted tells that its listing took it from the list cache
+	// without a stat (isolated.Listed): session list's table cache.
+	Trusted bool `json:"-"`
 }
 
 // SessionView is a session as session list, session show and the HTTP
@@ -203,7 +237,7 @@ type Session struct {
 // logs and metadata.
 func SessionView(l isolated.Listed, detail bool) Session {
 	j := Session{SessionID: l.ID, TmuxSession: l.TmuxName, Status: l.Status, Error: l.Error,
-		CreatedAt: l.CreatedAt, WorkingDir: l.Dir, Mode: l.Mode}
+		CreatedAt: l.CreatedAt, WorkingDir: l.Dir, Mode: l.Mode, Trusted: l.Trusted}
 	switch {
 	case l.Error != "" || l.Dir == "": // an orphan has no directory
 	case l.ActivityKnown: // known to the list cache

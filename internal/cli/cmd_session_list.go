@@ -32,7 +32,21 @@ const listGCLimit = 64 << 20
 func (cl *CommandLine) sessionList(ctx context.Context, cc *ucli.Context) error {
 	debug.SetGCPercent(-1)
 	debug.SetMemoryLimit(listGCLimit)
-	local, tmuxErr, err := cl.app.SessionList(ctx)
+	var (
+		local        []app.Session
+		tmuxErr, err error
+		table        *tableListing
+	)
+	if cc.Bool("json") {
+		local, tmuxErr, err = cl.app.SessionList(ctx)
+	} else {
+		// The text: the table cache's when it holds (list_table.go).
+		table = cl.listTable(ctx)
+		if printed, err := table.print(cl.io.Stdout); printed {
+			return err
+		}
+		local, tmuxErr, err = cl.app.SessionListAmong(ctx, table.running, table.listErr)
+	}
 	if err != nil {
 		return err
 	}
@@ -73,7 +87,11 @@ func (cl *CommandLine) sessionList(ctx context.Context, cc *ucli.Context) error 
 			rows[i+1] = sessionRow(sessions[i], hosts)
 		}
 	})
-	return writeColumns(cl.io.Stdout, rows, 2)
+	if err := writeColumns(cl.io.Stdout, rows, tablePadding); err != nil {
+		return err
+	}
+	table.keep(sessions, rows, tmuxErr, hosts, removals)
+	return nil
 }
 
 // sessionRow is the row of j in the table of session list, hosts the

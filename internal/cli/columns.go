@@ -2,6 +2,7 @@ package cli
 
 import (
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"unicode/utf8"
@@ -42,6 +43,15 @@ const (
 // appendColumns appends to b the text of rows, laid out in columns of
 // widths; ascii tells that every cell is ASCII, its width its length.
 func appendColumns(b []byte, rows [][]string, widths []int, padding int, ascii bool) []byte {
+	line := padding // a line's length: the widths, padded, and the last cell
+	for _, w := range widths {
+		line += w + padding
+	}
+	size := 0
+	for _, row := range rows {
+		size += line + len(row[len(row)-1]) // more for cells of runes wider than a byte
+	}
+	b = slices.Grow(b, size)
 	for _, row := range rows {
 		last := len(row) - 1
 		for i, c := range row[:last] {

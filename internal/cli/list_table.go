@@ -1,0 +1,359 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"mas/internal/layout"
+	"mas/internal/remote"
+	"mas/internal/safefile"
+	"mas/isolated"
+)
+
+// session list's table cache, sessions/.cache/table: the rows the last
+// listing printed of the sessions it trusted (isolated.Listed.Trusted:
+// stopped, settled, not marked since), as they were printed, with the
+// stamp of that listing (isolated.Stamp), the ids of the few sessions it
+// did not trust (the exceptions: running, just stopped, being made, whose
+// files cannot be read), and the binary that printed them. While the
+// stamp holds (no command marked a session, no session was added or
+// removed, no listing found anything changed), the binary is the same
+// and tmux runs none of those sessions, the next listing prints those
+// rows again and lists afresh the exceptions alone, whose cells must fit
+// the columns. Anything else lists everything, as ever: a host, the
+// legacy session, a tmux session that could be an orphan, a cell wider
+// than its column or not printable ASCII. A listing of thousands of
+// stopped sessions then costs about what printing a file does.
+const (
+	tableMagic = "mas session table 1"
+	tableName  = "table"
+	// maxTable caps what is read of the file: some 100,000 sessions.
+	maxTable = 32 << 20
+	// maxTableExceptions is the most sessions a table leaves to be
+	// listed afresh: each is a read of its files.
+	maxTableExceptions = 64
+	// tablePadding is the columns' padding, as writeColumns lays them.
+	tablePadding = 2
+)
+
+// cachedTable is a table cache file read and checked.
+type cachedTable struct {
+	stamp  string
+	widths []int
+	except []string // sorted
+	header string   // the column names' line
+	rows   string   // the rows' lines, sorted by their sessions' ids
+	starts []int    // where each row begins in rows
+}
+
+// tableListing is a text listing through the table cache: the table read
+// (nil: none that holds), and the tmux sessions, listed meanwhile.
+type tableListing struct {
+	cl      *CommandLine
+	root    string
+	exe     string // the binary's key; "": none, no table kept
+	table   *cachedTable
+	running []layout.Ref
+	listErr error
+}
+
+// listTable reads the root's table while tmux lists its sessions; when
+// there is no table that holds, the list cache is read meanwhile instead,
+// for the listing that follows.
+func (cl *CommandLine) listTable(ctx context.Context) *tableListing {
+	tl := &tableListing{cl: cl, root: cl.app.Root(), exe: exeKey(cl.io.Exe)}
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		if tl.exe != "" {
+			tl.table = readTable(tl.root, tl.exe)
+		}
+		if tl.table == nil {
+			cl.app.Preload()
+		}
+	}()
+	tl.running, tl.listErr = layout.ListSessions(ctx, cl.app.Tmux)
+	<-read
+	return tl
+}
+
+// exeKey tells the binary at path apart from any other build: its size
+// and modification time; "" when it cannot be read.
+func exeKey(path string) string {
+	fi, err := os.Stat(path)
+	if path == "" || err != nil {
+		return ""
+	}
+	return strconv.FormatInt(fi.Size(), 10) + " " + strconv.FormatInt(fi.ModTime().UnixNano(), 10)
+}
+
+// print writes the table to w, with its exceptions listed afresh, when
+// it can: false when the sessions must be listed. Its error is w's.
+func (tl *tableListing) print(w io.Writer) (bool, error) {
+	t := tl.table
+	if t == nil || tl.listErr != nil || !t.onlyExceptionsRun(tl.running) {
+		return false, nil
+	}
+	if hosts, err := remote.Load(tl.root); err != nil || len(hosts) > 0 {
+		return false, nil
+	}
+	if tl.cl.app.HasLegacyAmong(tl.running) {
+		return false, nil
+	}
+	rows := make([][]string, len(t.except))
+	for i, id := range t.except {
+		s := tl.cl.app.SessionAmong(id, tl.running)
+		rows[i] = sessionRow(listedSession{Session: &s}, nil)
+	}
+	if !fitsColumns(rows, t.widths) {
+		return false, nil
+	}
+	return true, t.write(w, rows)
+}
+
+// onlyExceptionsRun tells whether every tmux session named like an
+// isolated session's (mas-<8 characters of its id>) is an exception's:
+// one of a row's runs now (its row would change), one of no session's
+// may be an orphan of the root.
+func (t *cachedTable) onlyExceptionsRun(running []layout.Ref) bool {
+	for _, r := range running {
+		if !isolated.IsTmuxName(r.Name) {
+			continue
+		}
+		if t.rowNamed(r.Name) || !slices.ContainsFunc(t.except, func(id string) bool { return isolated.TmuxName(id) == r.Name }) {
+			return false
+		}
+	}
+	return true
+}
+
+// rowNamed tells whether a row's session has the tmux name name.
+func (t *cachedTable) rowNamed(name string) bool {
+	// The first row whose id is not before the name's 8 characters.
+	i, _ := t.rowOf(strings.TrimPrefix(name, "mas-"))
+	return i < len(t.starts) && isolated.TmuxName(t.rows[t.starts[i]:t.starts[i]+isolated.IDLen]) == name
+}
+
+// fitsColumns tells whether rows have as many cells as the table, each
+// printable ASCII and, but the last, no wider than its column.
+func fitsColumns(rows [][]string, widths []int) bool {
+	for _, row := range rows {
+		if len(row) != len(widths)+1 {
+			return false
+		}
+		for i, c := range row {
+			if !printableASCII(c) || i < len(widths) && len(c) > widths[i] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// printableASCII tells whether s holds printable ASCII alone.
+func printableASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] < ' ' || s[i] > '~' {
+			return false
+		}
+	}
+	return true
+}
+
+// write writes the table with rows, the exceptions', each where its
+// session's id puts it.
+func (t *cachedTable) write(w io.Writer, rows [][]string) error {
+	b := make([]byte, 0, 64<<10)
+	b = append(b, t.header...)
+	from := 0
+	for i, id := range t.except {
+		at := len(t.rows)
+		if j, _ := t.rowOf(id); j < len(t.starts) {
+			at = t.starts[j]
+		}
+		b = append(b, t.rows[from:at]...)
+		b = appendColumns(b, rows[i:i+1], t.widths, tablePadding, true)
+		from = at
+	}
+	if len(t.rows)-from > cap(b)-len(b) {
+		// The rest as it is, without a copy.
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+		_, err := io.WriteString(w, t.rows[from:])
+		return err
+	}
+	b = append(b, t.rows[from:]...)
+	_, err := w.Write(b)
+	return err
+}
+
+// readTable reads root's table, nil unless it holds: written by this
+// binary (exe) for root, under a stamp that is the root's now, and well
+// formed.
+func readTable(root, exe string) *cachedTable {
+	path := isolated.CacheFile(root, tableName)
+	data, err := safefile.ReadString(path, maxTable)
+	if err != nil {
+		return nil
+	}
+	t, ok := parseTable(data, root, exe)
+	if !ok {
+		return nil
+	}
+	stamp, ok := isolated.ParseStamp(root, t.stamp)
+	if now, nowOK := isolated.StampNow(root); !ok || !nowOK || now != stamp {
+		return nil
+	}
+	return t
+}
+
+// parseTable parses a table cache file of root by binary exe; false
+// when it is not one, whole.
+func parseTable(data, root, exe string) (*cachedTable, bool) {
+	t := &cachedTable{}
+	head := tableMagic + "\nexe\t" + exe + "\nroot\t" + root + "\nstamp\t"
+	rest, ok := strings.CutPrefix(data, head)
+	var line, widths, except, count string
+	t.stamp, rest, ok = cutLine(rest, ok)
+	widths, rest, ok = cutField(rest, "widths", ok)
+	except, rest, ok = cutField(rest, "except", ok)
+	count, rest, ok = cutField(rest, "rows", ok)
+	line, t.rows, ok = cutLine(rest, ok)
+	if !ok {
+		return nil, false
+	}
+	t.header = line + "\n"
+	for f := range strings.FieldsSeq(widths) {
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 0 || n > maxTable {
+			return nil, false
+		}
+		t.widths = append(t.widths, n)
+	}
+	t.except = strings.Fields(except)
+	if len(t.except) > maxTableExceptions || !slices.IsSorted(t.except) || slices.ContainsFunc(t.except, func(id string) bool { return !isolated.IsID(id) }) {
+		return nil, false
+	}
+	n, err := strconv.Atoi(count)
+	if err != nil || n < 0 || n > maxTable/isolated.IDLen || !printableASCII(line) {
+		return nil, false
+	}
+	t.starts = make([]int, 0, n)
+	for at := 0; at < len(t.rows); {
+		end := strings.IndexByte(t.rows[at:], '\n')
+		if end < 0 {
+			return nil, false
+		}
+		row := t.rows[at : at+end]
+		// Each row begins with its session's id, then the padding;
+		// sorted, each once; printed as it is, so printable.
+		if len(row) <= isolated.IDLen || !isolated.IsID(row[:isolated.IDLen]) || row[isolated.IDLen] != ' ' || !printableASCII(row) ||
+			len(t.starts) > 0 && t.rows[t.starts[len(t.starts)-1]:][:isolated.IDLen] >= row[:isolated.IDLen] {
+			return nil, false
+		}
+		t.starts = append(t.starts, at)
+		at += end + 1
+	}
+	if len(t.starts) != n || slices.ContainsFunc(t.except, t.hasRow) {
+		return nil, false
+	}
+	return t, true
+}
+
+// hasRow tells whether a row is session id's.
+func (t *cachedTable) hasRow(id string) bool {
+	_, found := t.rowOf(id)
+	return found
+}
+
+// rowOf is the index of the first row whose session's id is not before
+// id (len(t.starts) when none is), and whether it is id's.
+func (t *cachedTable) rowOf(id string) (int, bool) {
+	return slices.BinarySearchFunc(t.starts, id, func(start int, id string) int {
+		return strings.Compare(t.rows[start:start+isolated.IDLen], id)
+	})
+}
+
+// cutLine cuts the first line off s; false when there is none, or ok is.
+func cutLine(s string, ok bool) (line, rest string, _ bool) {
+	line, rest, found := strings.Cut(s, "\n")
+	return line, rest, ok && found
+}
+
+// cutField cuts the line "name\tvalue" off s.
+func cutField(s, name string, ok bool) (value, rest string, _ bool) {
+	line, rest, ok := cutLine(s, ok)
+	value, found := strings.CutPrefix(line, name+"\t")
+	return value, rest, ok && found
+}
+
+// keep writes the table of a listing that printed rows (their header
+// first) of sessions, when a later one can print it: this process's
+// listing has a stamp, there is no table of that stamp yet, the list
+// holds neither a host's session nor the legacy session nor an orphan,
+// the sessions it did not trust are few and fit the columns of those it
+// did, and every cell is printable ASCII. A table that cannot be written
+// is no error: the next listing lists everything.
+func (tl *tableListing) keep(sessions []listedSession, rows [][]string, tmuxErr error, hosts []remote.Host, removals []isolated.Removal) {
+	if tl.exe == "" || tmuxErr != nil || len(hosts) > 0 || len(removals) > 0 || !plainLine(tl.root) {
+		return
+	}
+	stamp, ok := tl.cl.app.ListStamp()
+	if !ok || tl.table != nil && tl.table.stamp == stamp.String() {
+		return
+	}
+	kept := [][]string{rows[0]}
+	var except []string
+	var exceptRows [][]string
+	for i, s := range sessions {
+		switch {
+		case s.Host != "" || s.Mode != layout.Isolated || s.Status == isolated.Orphaned:
+			return
+		case s.Trusted:
+			kept = append(kept, rows[i+1])
+		default:
+			except, exceptRows = append(except, s.SessionID), append(exceptRows, rows[i+1])
+		}
+	}
+	if len(except) > maxTableExceptions {
+		return
+	}
+	widths, ascii, ok := columnWidths(kept)
+	if !ok || !ascii || !allPrintable(kept) || !fitsColumns(exceptRows, widths) {
+		return
+	}
+	var b strings.Builder
+	b.WriteString(tableMagic + "\nexe\t" + tl.exe + "\nroot\t" + tl.root + "\nstamp\t" + stamp.String() + "\nwidths\t")
+	for i, w := range widths {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(strconv.Itoa(w))
+	}
+	b.WriteString("\nexcept\t" + strings.Join(except, " ") + "\nrows\t" + strconv.Itoa(len(kept)-1) + "\n")
+	b.Write(appendColumns(nil, kept, widths, tablePadding, true))
+	dir := isolated.CacheFile(tl.root, "")
+	if safefile.CheckDir(dir) == nil {
+		safefile.WriteAtomic(isolated.CacheFile(tl.root, tableName), []byte(b.String()), 0o600)
+	}
+}
+
+// allPrintable tells whether every cell of rows is printable ASCII.
+func allPrintable(rows [][]string) bool {
+	for _, row := range rows {
+		for _, c := range row {
+			if !printableASCII(c) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// plainLine tells whether s can be a field of a line of the table file.
+func plainLine(s string) bool { return !strings.ContainsAny(s, "\n") && printableASCII(s) }

@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// tableIDs are session ids in order.
+var tableIDs = []string{
+	"10000000-0000-4000-8000-000000000000",
+	"20000000-0000-4000-8000-000000000000",
+	"30000000-0000-4000-8000-000000000000",
+	"40000000-0000-4000-8000-000000000000",
+}
+
+// tableFile is a table cache file of root /r by binary "1 2", of rows,
+// the exceptions except.
+func tableFile(rows []string, except string) string {
+	return tableMagic + "\nexe\t1 2\nroot\t/r\nstamp\t1 2 3 4 5 6\t7 8 9 10 11 12\nwidths\t36 4\nexcept\t" + except +
+		"\nrows\t" + fmt.Sprint(len(rows)) + "\nSESSION ID                            TMUX  MODE\n" + strings.Join(rows, "\n") + "\n"
+}
+
+func row(id string) string { return id + "  x     isolated" }
+
+func TestParseTableReadsWhatKeepWrites(t *testing.T) {
+	tb, ok := parseTable(tableFile([]string{row(tableIDs[0]), row(tableIDs[2])}, tableIDs[1]+" "+tableIDs[3]), "/r", "1 2")
+	if !ok {
+		t.Fatal("a well formed table refused")
+	}
+	if fmt.Sprint(tb.widths) != "[36 4]" || len(tb.starts) != 2 || len(tb.except) != 2 || tb.stamp != "1 2 3 4 5 6\t7 8 9 10 11 12" {
+		t.Errorf("parsed %+v", tb)
+	}
+}
+
+// TestParseTableRefuses: a table that another binary or another root
+// wrote, or that is cut, edited or out of order, is not printed.
+func TestParseTableRefuses(t *testing.T) {
+	good := []string{row(tableIDs[0]), row(tableIDs[2])}
+	for _, tc := range []struct{ name, data, root, exe string }{
+		{"another binary's", tableFile(good, ""), "/r", "1 3"},
+		{"another root's", tableFile(good, ""), "/r/", "1 2"},
+		{"an older format", strings.Replace(tableFile(good, ""), tableMagic, "mas session table 0", 1), "/r", "1 2"},
+		{"cut short", strings.TrimSuffix(tableFile(good, ""), "\n"), "/r", "1 2"},
+		{"a row less than it counts", strings.Replace(tableFile(good, ""), "rows\t2", "rows\t3", 1), "/r", "1 2"},
+		{"rows out of order", tableFile([]string{row(tableIDs[2]), row(tableIDs[0])}, ""), "/r", "1 2"},
+		{"a row twice", tableFile([]string{row(tableIDs[0]), row(tableIDs[0])}, ""), "/r", "1 2"},
+		{"a row of no session", tableFile([]string{row(tableIDs[0]), "not-an-id-000000-0000-4000-8000-0000  x     isolated"}, ""), "/r", "1 2"},
+		{"a row an escape", tableFile([]string{row(tableIDs[0]), tableIDs[2] + "  \x1b[2J  isolated"}, ""), "/r", "1 2"},
+		{"a carriage return", tableFile([]string{row(tableIDs[0]) + "\r"}, ""), "/r", "1 2"},
+		{"a rune wider than a byte", tableFile([]string{row(tableIDs[0]) + "é"}, ""), "/r", "1 2"},
+		{"an escape in the header", strings.Replace(tableFile(good, ""), "MODE", "MO\x1bDE", 1), "/r", "1 2"},
+		{"an exception that is a row", tableFile(good, tableIDs[2]), "/r", "1 2"},
+		{"exceptions out of order", tableFile(good, tableIDs[3]+" "+tableIDs[1]), "/r", "1 2"},
+		{"an exception of no session", tableFile(good, "x"), "/r", "1 2"},
+		{"more exceptions than listed afresh", tableFile(good, strings.TrimSpace(strings.Repeat(tableIDs[1]+" ", maxTableExceptions+1))), "/r", "1 2"},
+		{"widths that are no numbers", strings.Replace(tableFile(good, ""), "widths\t36 4", "widths\t36 x", 1), "/r", "1 2"},
+	} {
+		if _, ok := parseTable(tc.data, tc.root, tc.exe); ok {
+			t.Errorf("%s: parsed", tc.name)
+		}
+	}
+}
+
+// TestTableWritePutsEachExceptionInItsPlace: the rows listed afresh are
+// laid out in the table's columns, between the rows of the ids around
+// theirs, however long the table.
+func TestTableWritePutsEachExceptionInItsPlace(t *testing.T) {
+	for _, many := range []int{0, 3000} {
+		rows := []string{row(tableIDs[0]), row(tableIDs[2])}
+		for i := range many {
+			rows = append(rows, row(fmt.Sprintf("5%07d-0000-4000-8000-000000000000", i)))
+		}
+		tb, ok := parseTable(tableFile(rows, tableIDs[1]+" "+tableIDs[3]), "/r", "1 2")
+		if !ok {
+			t.Fatal("refused")
+		}
+		var got strings.Builder
+		if err := tb.write(&got, [][]string{{tableIDs[1], "y", "active"}, {tableIDs[3], "zz", "isolated"}}); err != nil {
+			t.Fatal(err)
+		}
+		want := "SESSION ID                            TMUX  MODE\n" + row(tableIDs[0]) + "\n" +
+			tableIDs[1] + "  y     active\n" + row(tableIDs[2]) + "\n" + tableIDs[3] + "  zz    isolated\n"
+		for _, r := range rows[2:] {
+			want += r + "\n"
+		}
+		if got.String() != want {
+			t.Errorf("%d more rows: got\n%s\nwant\n%s", many, got.String(), want)
+		}
+	}
+}
+
+func TestFitsColumns(t *testing.T) {
+	for _, tc := range []struct {
+		row  []string
+		fits bool
+	}{
+		{[]string{"abcd", "x", "the last is never padded"}, true},
+		{[]string{"abcde", "x", "y"}, false},
+		{[]string{"ab", "x"}, false},
+		{[]string{"ab", "é", "y"}, false},
+		{[]string{"ab", "x", "y\x1b"}, false},
+	} {
+		if got := fitsColumns([][]string{tc.row}, []int{4, 4}); got != tc.fits {
+			t.Errorf("%q: fits %v, want %v", tc.row, got, tc.fits)
+		}
+	}
+}
