@@ -196,8 +196,10 @@ func (t *cachedTable) write(w io.Writer, rows [][]string) error {
 // binary (exe) for root, under a stamp that is the root's now, and well
 // formed.
 func readTable(root, exe string) *cachedTable {
-	path := isolated.CacheFile(root, tableName)
-	data, err := safefile.ReadString(path, maxTable)
+	if safefile.CheckDir(isolated.CacheFile(root, "")) != nil {
+		return nil // a link, or not a directory: neither read nor written
+	}
+	data, err := safefile.ReadString(isolated.CacheFile(root, tableName), maxTable)
 	if err != nil {
 		return nil
 	}
