@@ -309,7 +309,7 @@ list_line() {
 	assert_line --regexp "^mas-${orphan:0:8} +mas-${orphan:0:8} +orphan "
 	tmux kill-session -t "=mas-${orphan:0:8}"
 	run --separate-stderr mas session list
-	[ "$output" = "$(sed "s/ 13 / 12 /" <<<"$first")" ] || fail "$output"
+	[ "$output" = "${first/ 13 / 12 }" ] || fail "$output"
 	echo 'PROJECT_NAME=demo' >"$ROOT/.masrc"
 	(cd "$ROOT" && unset MAS_SESSION_ID && MAS_SESSION_MODE=legacy "$MAS_BIN" start --no-attach 2>&1 3>&-) || fail "legacy start"
 	run --separate-stderr mas session list

@@ -69,13 +69,27 @@ func orphansAmong(ctx context.Context, c tmux.Client, root string, sessions []la
 	var orphans []Orphan
 	for _, s := range candidates {
 		o, ok := owners[s.ID]
-		if !ok || o.Mode != layout.Isolated || !IsID(o.ID) || TmuxName(o.ID) != s.Name || !layout.SamePath(o.Root, root) {
+		if !ok || !ownedBy(root, s.Name, o) {
 			continue
 		}
 		orphans = append(orphans, Orphan{Ref: s, SessionID: o.ID})
 	}
 	slices.SortFunc(orphans, func(a, b Orphan) int { return strings.Compare(a.Name, b.Name) })
 	return orphans, nil
+}
+
+// ownedBy tells whether a tmux session named name that says owner of
+// itself is one of root's isolated sessions.
+func ownedBy(root, name string, owner layout.Owner) bool {
+	return owner.Mode == layout.Isolated && IsID(owner.ID) && TmuxName(owner.ID) == name && layout.SamePath(owner.Root, root)
+}
+
+// OtherOwner tells, from its marks alone (no tmux call), that the tmux
+// session r is no isolated session of root: another root's, another
+// mode's. A session without marks (made by an older mas or by hand) says
+// nothing of itself: false.
+func OtherOwner(root string, r layout.Ref) bool {
+	return r.Owner.Marked() && !ownedBy(root, r.Name, r.Owner)
 }
 
 // ownersOf returns what each listed session says of its owner, by tmux

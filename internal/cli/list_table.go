@@ -42,6 +42,7 @@ const (
 
 // cachedTable is a table cache file read and checked.
 type cachedTable struct {
+	data   string // the file
 	stamp  string
 	widths []int
 	except []string // sorted
@@ -95,7 +96,7 @@ func exeKey(path string) string {
 // it can: false when the sessions must be listed. Its error is w's.
 func (tl *tableListing) print(w io.Writer) (bool, error) {
 	t := tl.table
-	if t == nil || tl.listErr != nil || !t.onlyExceptionsRun(tl.running) {
+	if t == nil || tl.listErr != nil || !t.onlyExceptionsRun(tl.root, tl.running) {
 		return false, nil
 	}
 	if hosts, err := remote.Load(tl.root); err != nil || len(hosts) > 0 {
@@ -116,15 +117,17 @@ func (tl *tableListing) print(w io.Writer) (bool, error) {
 }
 
 // onlyExceptionsRun tells whether every tmux session named like an
-// isolated session's (mas-<8 characters of its id>) is an exception's:
-// one of a row's runs now (its row would change), one of no session's
-// may be an orphan of the root.
-func (t *cachedTable) onlyExceptionsRun(running []layout.Ref) bool {
+// isolated session's (mas-<8 characters of its id>) is an exception's or
+// says it is another root's: one of a row's runs now (its row would
+// change), one of no session's may be an orphan of the root.
+func (t *cachedTable) onlyExceptionsRun(root string, running []layout.Ref) bool {
 	for _, r := range running {
-		if !isolated.IsTmuxName(r.Name) {
-			continue
-		}
-		if t.rowNamed(r.Name) || !slices.ContainsFunc(t.except, func(id string) bool { return isolated.TmuxName(id) == r.Name }) {
+		switch {
+		case !isolated.IsTmuxName(r.Name):
+		case t.rowNamed(r.Name):
+			return false
+		case slices.ContainsFunc(t.except, func(id string) bool { return isolated.TmuxName(id) == r.Name }):
+		case !isolated.OtherOwner(root, r):
 			return false
 		}
 	}
@@ -217,7 +220,7 @@ func readTable(root, exe string) *cachedTable {
 // parseTable parses a table cache file of root by binary exe; false
 // when it is not one, whole.
 func parseTable(data, root, exe string) (*cachedTable, bool) {
-	t := &cachedTable{}
+	t := &cachedTable{data: data}
 	head := tableMagic + "\nexe\t" + exe + "\nroot\t" + root + "\nstamp\t"
 	rest, ok := strings.CutPrefix(data, head)
 	var line, widths, except, count string
@@ -295,8 +298,8 @@ func cutField(s, name string, ok bool) (value, rest string, _ bool) {
 }
 
 // keep writes the table of a listing that printed rows (their header
-// first) of sessions, when a later one can print it: this process's
-// listing has a stamp, there is no table of that stamp yet, the list
+// first) of sessions, when a later one can print it and the file does
+// not say it already: this process's listing has a stamp, the list
 // holds neither a host's session nor the legacy session nor an orphan,
 // the sessions it did not trust are few and fit the columns of those it
 // did, and every cell is printable ASCII. A table that cannot be written
@@ -306,7 +309,7 @@ func (tl *tableListing) keep(sessions []listedSession, rows [][]string, tmuxErr 
 		return
 	}
 	stamp, ok := tl.cl.app.ListStamp()
-	if !ok || tl.table != nil && tl.table.stamp == stamp.String() {
+	if !ok {
 		return
 	}
 	kept := [][]string{rows[0]}
@@ -339,8 +342,10 @@ func (tl *tableListing) keep(sessions []listedSession, rows [][]string, tmuxErr 
 	}
 	b.WriteString("\nexcept\t" + strings.Join(except, " ") + "\nrows\t" + strconv.Itoa(len(kept)-1) + "\n")
 	b.Write(appendColumns(nil, kept, widths, tablePadding, true))
-	dir := isolated.CacheFile(tl.root, "")
-	if safefile.CheckDir(dir) == nil {
+	if tl.table != nil && tl.table.data == b.String() {
+		return
+	}
+	if safefile.CheckDir(isolated.CacheFile(tl.root, "")) == nil {
 		safefile.WriteAtomic(isolated.CacheFile(tl.root, tableName), []byte(b.String()), 0o600)
 	}
 }

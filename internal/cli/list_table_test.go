@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"mas/internal/layout"
 )
 
 // tableIDs are session ids in order.
@@ -103,6 +105,36 @@ func TestFitsColumns(t *testing.T) {
 	} {
 		if got := fitsColumns([][]string{tc.row}, []int{4, 4}); got != tc.fits {
 			t.Errorf("%q: fits %v, want %v", tc.row, got, tc.fits)
+		}
+	}
+}
+
+// TestOnlyExceptionsRun: the table is printed while tmux runs no session
+// of its rows and none that may be an orphan of the root; the
+// exceptions', sessions of other names, and those whose marks say they
+// are another root's or another mode's may run.
+func TestOnlyExceptionsRun(t *testing.T) {
+	tb, ok := parseTable(tableFile([]string{row(tableIDs[0]), row(tableIDs[2])}, tableIDs[1]), "/r", "1 2")
+	if !ok {
+		t.Fatal("refused")
+	}
+	orphan := "50000000-0000-4000-8000-000000000000"
+	for _, tc := range []struct {
+		name  string
+		ref   layout.Ref
+		print bool
+	}{
+		{"an exception", layout.Ref{Name: "mas-20000000"}, true},
+		{"a session of another name", layout.Ref{Name: "work"}, true},
+		{"another root's", layout.Ref{Name: "mas-50000000", Owner: layout.Owner{Root: "/other", Mode: layout.Isolated, ID: orphan}}, true},
+		{"the root's legacy session", layout.Ref{Name: "mas-50000000", Owner: layout.Owner{Root: "/r", Mode: layout.Legacy}}, true},
+		{"a row's", layout.Ref{Name: "mas-30000000"}, false},
+		{"a row's, marked as another root's", layout.Ref{Name: "mas-30000000", Owner: layout.Owner{Root: "/other", Mode: layout.Isolated, ID: orphan}}, false},
+		{"an orphan of the root", layout.Ref{Name: "mas-50000000", Owner: layout.Owner{Root: "/r", Mode: layout.Isolated, ID: orphan}}, false},
+		{"unmarked, of no session", layout.Ref{Name: "mas-50000000"}, false},
+	} {
+		if got := tb.onlyExceptionsRun("/r", []layout.Ref{{Name: "keeper"}, tc.ref}); got != tc.print {
+			t.Errorf("%s runs: printed %v, want %v", tc.name, got, tc.print)
 		}
 	}
 }
