@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
+	"hash/crc32"
 	"io"
 	"os"
 	"slices"
@@ -29,13 +32,15 @@ import (
 // than its column or not printable ASCII. A listing of thousands of
 // stopped sessions then costs about what printing a file does.
 const (
-	tableMagic = "mas session table 1"
+	tableMagic = "mas session table 2"
 	tableName  = "table"
 	// maxTable caps what is read of the file: some 100,000 sessions.
 	maxTable = 32 << 20
 	// maxTableExceptions is the most sessions a table leaves to be
 	// listed afresh: each is a read of its files.
 	maxTableExceptions = 64
+	// maxCellWidth caps a column's width: a path's longest.
+	maxCellWidth = 4096
 	// tablePadding is the columns' padding, as writeColumns lays them.
 	tablePadding = 2
 )
@@ -66,7 +71,7 @@ type tableListing struct {
 // there is no table that holds, the list cache is read meanwhile instead,
 // for the listing that follows.
 func (cl *CommandLine) listTable(ctx context.Context) *tableListing {
-	tl := &tableListing{cl: cl, root: cl.app.Root(), exe: exeKey(cl.io.Exe)}
+	tl := &tableListing{cl: cl, root: cl.app.Root(), exe: runningBuildID()}
 	read := make(chan struct{})
 	go func() {
 		defer close(read)
@@ -82,14 +87,38 @@ func (cl *CommandLine) listTable(ctx context.Context) *tableListing {
 	return tl
 }
 
-// exeKey tells the binary at path apart from any other build: its size
-// and modification time; "" when it cannot be read.
-func exeKey(path string) string {
-	fi, err := os.Stat(path)
-	if path == "" || err != nil {
+// runningBuildID is the Go build ID of the running binary, which tells
+// it apart from any other build (its last part hashes the binary's
+// content; a size and a modification time do not: builds often have the
+// same size, and cp -p, tar and Nix keep times): read from the ELF note
+// the linker writes in its first page, through /proc/self/exe, the file
+// that runs even when another has replaced it on disk. "" where there is
+// none (other systems, a build without an ID): no table is kept.
+func runningBuildID() string {
+	f, err := os.Open("/proc/self/exe")
+	if err != nil {
 		return ""
 	}
-	return strconv.FormatInt(fi.Size(), 10) + " " + strconv.FormatInt(fi.ModTime().UnixNano(), 10)
+	defer f.Close()
+	head := make([]byte, 16<<10)
+	n, _ := io.ReadFull(f, head)
+	return buildIDNote(head[:n])
+}
+
+// buildIDNote finds, in the head of an ELF file, the note of the Go
+// build ID: name size 4, the ID's size, type 4, name "Go\0\0", the ID.
+func buildIDNote(head []byte) string {
+	const tag = "\x04\x00\x00\x00Go\x00\x00" // its type and name
+	i := bytes.Index(head, []byte(tag))
+	if i < 8 || !bytes.Equal(head[i-8:i-4], []byte{4, 0, 0, 0}) {
+		return ""
+	}
+	size := int(binary.LittleEndian.Uint32(head[i-4:]))
+	id := head[i+len(tag):]
+	if size < 1 || size > 256 || size > len(id) || !printableASCII(string(id[:size])) || bytes.ContainsAny(id[:size], " \t") {
+		return ""
+	}
+	return string(id[:size])
 }
 
 // print writes the table to w, with its exceptions listed afresh, when
@@ -107,6 +136,9 @@ func (tl *tableListing) print(w io.Writer) (bool, error) {
 	}
 	rows := make([][]string, len(t.except))
 	for i, id := range t.except {
+		if _, err := os.Lstat(isolated.Dir(tl.root, id)); err != nil {
+			return false, nil // none of that id: the table was not written for this directory
+		}
 		s := tl.cl.app.SessionAmong(id, tl.running)
 		rows[i] = sessionRow(listedSession{Session: &s}, nil)
 	}
@@ -221,8 +253,14 @@ func readTable(root, exe string) *cachedTable {
 // when it is not one, whole.
 func parseTable(data, root, exe string) (*cachedTable, bool) {
 	t := &cachedTable{data: data}
-	head := tableMagic + "\nexe\t" + exe + "\nroot\t" + root + "\nstamp\t"
-	rest, ok := strings.CutPrefix(data, head)
+	// The file's sum, of all that follows it: a table edited by hand,
+	// or cut short, is not printed.
+	rest, ok := strings.CutPrefix(data, tableMagic+"\n")
+	sum, rest, ok := cutField(rest, "sum", ok)
+	if !ok || sum != tableSum(rest) {
+		return nil, false
+	}
+	rest, ok = strings.CutPrefix(rest, "exe\t"+exe+"\nroot\t"+root+"\nstamp\t")
 	var line, widths, except, count string
 	t.stamp, rest, ok = cutLine(rest, ok)
 	widths, rest, ok = cutField(rest, "widths", ok)
@@ -235,7 +273,7 @@ func parseTable(data, root, exe string) (*cachedTable, bool) {
 	t.header = line + "\n"
 	for f := range strings.FieldsSeq(widths) {
 		n, err := strconv.Atoi(f)
-		if err != nil || n < 0 || n > maxTable {
+		if err != nil || n < 0 || n > maxCellWidth {
 			return nil, false
 		}
 		t.widths = append(t.widths, n)
@@ -282,6 +320,19 @@ func (t *cachedTable) rowOf(id string) (int, bool) {
 	return slices.BinarySearchFunc(t.starts, id, func(start int, id string) int {
 		return strings.Compare(t.rows[start:start+isolated.IDLen], id)
 	})
+}
+
+// tableSum is the sum of a table file's text: its CRC-32C, in hex.
+func tableSum(text string) string {
+	castagnoli := crc32.MakeTable(crc32.Castagnoli)
+	var sum uint32
+	buf := make([]byte, 32<<10) // the text through a buffer: not copied whole
+	for text != "" {
+		n := copy(buf, text)
+		sum = crc32.Update(sum, castagnoli, buf[:n])
+		text = text[n:]
+	}
+	return strconv.FormatUint(uint64(sum), 16)
 }
 
 // cutLine cuts the first line off s; false when there is none, or ok is.
@@ -333,7 +384,7 @@ func (tl *tableListing) keep(sessions []listedSession, rows [][]string, tmuxErr 
 		return
 	}
 	var b strings.Builder
-	b.WriteString(tableMagic + "\nexe\t" + tl.exe + "\nroot\t" + tl.root + "\nstamp\t" + stamp.String() + "\nwidths\t")
+	b.WriteString("exe\t" + tl.exe + "\nroot\t" + tl.root + "\nstamp\t" + stamp.String() + "\nwidths\t")
 	for i, w := range widths {
 		if i > 0 {
 			b.WriteByte(' ')
@@ -342,11 +393,12 @@ func (tl *tableListing) keep(sessions []listedSession, rows [][]string, tmuxErr 
 	}
 	b.WriteString("\nexcept\t" + strings.Join(except, " ") + "\nrows\t" + strconv.Itoa(len(kept)-1) + "\n")
 	b.Write(appendColumns(nil, kept, widths, tablePadding, true))
-	if tl.table != nil && tl.table.data == b.String() {
+	data := tableMagic + "\nsum\t" + tableSum(b.String()) + "\n" + b.String()
+	if tl.table != nil && tl.table.data == data {
 		return
 	}
 	if safefile.CheckDir(isolated.CacheFile(tl.root, "")) == nil {
-		safefile.WriteAtomic(isolated.CacheFile(tl.root, tableName), []byte(b.String()), 0o600)
+		safefile.WriteAtomic(isolated.CacheFile(tl.root, tableName), []byte(data), 0o600)
 	}
 }
 

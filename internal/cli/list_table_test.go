@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -19,8 +20,18 @@ var tableIDs = []string{
 // tableFile is a table cache file of root /r by binary "1 2", of rows,
 // the exceptions except.
 func tableFile(rows []string, except string) string {
-	return tableMagic + "\nexe\t1 2\nroot\t/r\nstamp\t1 2 3 4 5 6\t7 8 9 10 11 12\nwidths\t36 4\nexcept\t" + except +
-		"\nrows\t" + fmt.Sprint(len(rows)) + "\nSESSION ID                            TMUX  MODE\n" + strings.Join(rows, "\n") + "\n"
+	return summed("exe\t1 2\nroot\t/r\nstamp\t1 2 3 4 5 6\t7 8 9 10 11 12\nwidths\t36 4\nexcept\t" + except +
+		"\nrows\t" + fmt.Sprint(len(rows)) + "\nSESSION ID                            TMUX  MODE\n" + strings.Join(rows, "\n") + "\n")
+}
+
+// summed is a table file of text, with its sum.
+func summed(text string) string { return tableMagic + "\nsum\t" + tableSum(text) + "\n" + text }
+
+// edited is the table file data with old replaced by new, summed again:
+// what was written on purpose, not by accident.
+func edited(data, old, new string) string {
+	_, text, _ := strings.Cut(strings.SplitN(data, "\n", 2)[1], "\n")
+	return summed(strings.Replace(text, old, new, 1))
 }
 
 func row(id string) string { return id + "  x     isolated" }
@@ -42,21 +53,23 @@ func TestParseTableRefuses(t *testing.T) {
 	for _, tc := range []struct{ name, data, root, exe string }{
 		{"another binary's", tableFile(good, ""), "/r", "1 3"},
 		{"another root's", tableFile(good, ""), "/r/", "1 2"},
-		{"an older format", strings.Replace(tableFile(good, ""), tableMagic, "mas session table 0", 1), "/r", "1 2"},
+		{"an older format", strings.Replace(tableFile(good, ""), tableMagic, "mas session table 1", 1), "/r", "1 2"},
 		{"cut short", strings.TrimSuffix(tableFile(good, ""), "\n"), "/r", "1 2"},
-		{"a row less than it counts", strings.Replace(tableFile(good, ""), "rows\t2", "rows\t3", 1), "/r", "1 2"},
+		{"edited by hand: its sum is not its text's", strings.Replace(tableFile(good, ""), "  x  ", "  y  ", 1), "/r", "1 2"},
+		{"a row less than it counts", edited(tableFile(good, ""), "rows\t2", "rows\t3"), "/r", "1 2"},
 		{"rows out of order", tableFile([]string{row(tableIDs[2]), row(tableIDs[0])}, ""), "/r", "1 2"},
 		{"a row twice", tableFile([]string{row(tableIDs[0]), row(tableIDs[0])}, ""), "/r", "1 2"},
 		{"a row of no session", tableFile([]string{row(tableIDs[0]), "not-an-id-000000-0000-4000-8000-0000  x     isolated"}, ""), "/r", "1 2"},
 		{"a row an escape", tableFile([]string{row(tableIDs[0]), tableIDs[2] + "  \x1b[2J  isolated"}, ""), "/r", "1 2"},
 		{"a carriage return", tableFile([]string{row(tableIDs[0]) + "\r"}, ""), "/r", "1 2"},
 		{"a rune wider than a byte", tableFile([]string{row(tableIDs[0]) + "é"}, ""), "/r", "1 2"},
-		{"an escape in the header", strings.Replace(tableFile(good, ""), "MODE", "MO\x1bDE", 1), "/r", "1 2"},
+		{"an escape in the header", edited(tableFile(good, ""), "MODE", "MO\x1bDE"), "/r", "1 2"},
 		{"an exception that is a row", tableFile(good, tableIDs[2]), "/r", "1 2"},
 		{"exceptions out of order", tableFile(good, tableIDs[3]+" "+tableIDs[1]), "/r", "1 2"},
 		{"an exception of no session", tableFile(good, "x"), "/r", "1 2"},
 		{"more exceptions than listed afresh", tableFile(good, strings.TrimSpace(strings.Repeat(tableIDs[1]+" ", maxTableExceptions+1))), "/r", "1 2"},
-		{"widths that are no numbers", strings.Replace(tableFile(good, ""), "widths\t36 4", "widths\t36 x", 1), "/r", "1 2"},
+		{"widths that are no numbers", edited(tableFile(good, ""), "widths\t36 4", "widths\t36 x"), "/r", "1 2"},
+		{"a width past any path's", edited(tableFile(good, ""), "widths\t36 4", "widths\t36 33554432"), "/r", "1 2"},
 	} {
 		if _, ok := parseTable(tc.data, tc.root, tc.exe); ok {
 			t.Errorf("%s: parsed", tc.name)
@@ -136,5 +149,30 @@ func TestOnlyExceptionsRun(t *testing.T) {
 		if got := tb.onlyExceptionsRun("/r", []layout.Ref{{Name: "keeper"}, tc.ref}); got != tc.print {
 			t.Errorf("%s runs: printed %v, want %v", tc.name, got, tc.print)
 		}
+	}
+}
+
+// TestBuildIDNote: the table is kept by the build that printed it, told
+// by the Go build ID in its ELF note.
+func TestBuildIDNote(t *testing.T) {
+	note := func(name string, typ byte, id string) []byte {
+		return append([]byte{4, 0, 0, 0, byte(len(id)), 0, 0, 0, typ, 0, 0, 0}, []byte(name+id+"\x00\x00")...)
+	}
+	head := append(make([]byte, 100), note("Go\x00\x00", 4, "abc/def")...)
+	if got := buildIDNote(head); got != "abc/def" {
+		t.Errorf("buildIDNote = %q", got)
+	}
+	for name, h := range map[string][]byte{
+		"another note's type": note("Go\x00\x00", 3, "abc/def"),
+		"cut short":           note("Go\x00\x00", 4, "abc/def")[:20],
+		"no note":             make([]byte, 4096),
+		"an ID with a space":  note("Go\x00\x00", 4, "abc def"),
+	} {
+		if got := buildIDNote(append(make([]byte, 8), h...)); got != "" {
+			t.Errorf("%s: %q", name, got)
+		}
+	}
+	if runtime.GOOS == "linux" && runningBuildID() == "" {
+		t.Error("the test binary has no build ID")
 	}
 }
