@@ -106,7 +106,11 @@ func runningBuildID() string {
 }
 
 // buildIDNote finds, in the head of an ELF file, the note of the Go
-// build ID: name size 4, the ID's size, type 4, name "Go\0\0", the ID.
+// build ID: name size 4, the ID's size, type 4, name "Go\0\0", the ID,
+// as go build makes it: four hashes (of the main package's inputs and
+// output, of the link's), each 20 characters of base64url. An ID set by
+// hand (-ldflags=-buildid=redacted, as Bazel does) is the same for every
+// build: "".
 func buildIDNote(head []byte) string {
 	const tag = "\x04\x00\x00\x00Go\x00\x00" // its type and name
 	i := bytes.Index(head, []byte(tag))
@@ -115,10 +119,26 @@ func buildIDNote(head []byte) string {
 	}
 	size := int(binary.LittleEndian.Uint32(head[i-4:]))
 	id := head[i+len(tag):]
-	if size < 1 || size > 256 || size > len(id) || !printableASCII(string(id[:size])) || bytes.ContainsAny(id[:size], " \t") {
+	if size > len(id) || !goBuildID(string(id[:size])) {
 		return ""
 	}
 	return string(id[:size])
+}
+
+// goBuildID tells whether id is a build ID as go build makes them.
+func goBuildID(id string) bool {
+	parts := strings.Split(id, "/")
+	if len(parts) != 4 {
+		return false
+	}
+	for _, p := range parts {
+		if len(p) != 20 || strings.ContainsFunc(p, func(r rune) bool {
+			return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '-' || r == '_')
+		}) {
+			return false
+		}
+	}
+	return true
 }
 
 // print writes the table to w, with its exceptions listed afresh, when

@@ -158,15 +158,19 @@ func TestBuildIDNote(t *testing.T) {
 	note := func(name string, typ byte, id string) []byte {
 		return append([]byte{4, 0, 0, 0, byte(len(id)), 0, 0, 0, typ, 0, 0, 0}, []byte(name+id+"\x00\x00")...)
 	}
-	head := append(make([]byte, 100), note("Go\x00\x00", 4, "abc/def")...)
-	if got := buildIDNote(head); got != "abc/def" {
+	const id = "vbpubJvJTr1rsPV8lBeY/szGGrYQ_gwHGTEiEALAH/S-pOXJWuUR6gixkMcEpy/aAdy7a3ASDxYzyYxA4bG"
+	head := append(make([]byte, 100), note("Go\x00\x00", 4, id)...)
+	if got := buildIDNote(head); got != id {
 		t.Errorf("buildIDNote = %q", got)
 	}
 	for name, h := range map[string][]byte{
-		"another note's type": note("Go\x00\x00", 3, "abc/def"),
-		"cut short":           note("Go\x00\x00", 4, "abc/def")[:20],
-		"no note":             make([]byte, 4096),
-		"an ID with a space":  note("Go\x00\x00", 4, "abc def"),
+		"another note's type":                 note("Go\x00\x00", 3, id),
+		"cut short":                           note("Go\x00\x00", 4, id)[:60],
+		"no note":                             make([]byte, 4096),
+		"an ID set by hand, the same for all": note("Go\x00\x00", 4, "redacted"),
+		"three parts":                         note("Go\x00\x00", 4, id[:62]),
+		"a part of another length":            note("Go\x00\x00", 4, id[:83]+"Gx"),
+		"a character of no base64url":         note("Go\x00\x00", 4, id[:82]+"+"),
 	} {
 		if got := buildIDNote(append(make([]byte, 8), h...)); got != "" {
 			t.Errorf("%s: %q", name, got)
