@@ -344,15 +344,28 @@ func (t *cachedTable) rowOf(id string) (int, bool) {
 
 // tableSum is the sum of a table file's text: its CRC-32C, in hex.
 func tableSum(text string) string {
-	castagnoli := crc32.MakeTable(crc32.Castagnoli)
 	var sum uint32
 	buf := make([]byte, 32<<10) // the text through a buffer: not copied whole
 	for text != "" {
 		n := copy(buf, text)
-		sum = crc32.Update(sum, castagnoli, buf[:n])
+		sum = crc32.Update(sum, castagnoli(), buf[:n])
 		text = text[n:]
 	}
-	return strconv.FormatUint(uint64(sum), 16)
+	return sumHex(sum)
+}
+
+// castagnoli is the table of CRC-32C (which the processor computes),
+// made on first use: not at the start of every command.
+func castagnoli() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) }
+
+// sumHex is a table's sum as its file writes it: 8 hexadecimal digits.
+func sumHex(sum uint32) string {
+	const digits = "0123456789abcdef"
+	var b [8]byte
+	for i := range b {
+		b[i] = digits[sum>>(28-4*i)&0xf]
+	}
+	return string(b[:])
 }
 
 // cutLine cuts the first line off s; false when there is none, or ok is.
@@ -403,22 +416,25 @@ func (tl *tableListing) keep(sessions []listedSession, rows [][]string, tmuxErr 
 	if !ok || !ascii || !allPrintable(kept) || !fitsColumns(exceptRows, widths) {
 		return
 	}
-	var b strings.Builder
-	b.WriteString("exe\t" + tl.exe + "\nroot\t" + tl.root + "\nstamp\t" + stamp.String() + "\nwidths\t")
+	// The file made in one buffer, its sum written in its place once
+	// the text that follows is.
+	head := tableMagic + "\nsum\t"
+	b := append([]byte(head), "00000000\nexe\t"+tl.exe+"\nroot\t"+tl.root+"\nstamp\t"+stamp.String()+"\nwidths\t"...)
+	text := len(head) + len("00000000\n")
 	for i, w := range widths {
 		if i > 0 {
-			b.WriteByte(' ')
+			b = append(b, ' ')
 		}
-		b.WriteString(strconv.Itoa(w))
+		b = strconv.AppendInt(b, int64(w), 10)
 	}
-	b.WriteString("\nexcept\t" + strings.Join(except, " ") + "\nrows\t" + strconv.Itoa(len(kept)-1) + "\n")
-	b.Write(appendColumns(nil, kept, widths, tablePadding, true))
-	data := tableMagic + "\nsum\t" + tableSum(b.String()) + "\n" + b.String()
-	if tl.table != nil && tl.table.data == data {
+	b = append(b, "\nexcept\t"+strings.Join(except, " ")+"\nrows\t"+strconv.Itoa(len(kept)-1)+"\n"...)
+	b = appendColumns(b, kept, widths, tablePadding, true)
+	copy(b[len(head):], sumHex(crc32.Checksum(b[text:], castagnoli())))
+	if tl.table != nil && tl.table.data == string(b) {
 		return
 	}
 	if safefile.CheckDir(isolated.CacheFile(tl.root, "")) == nil {
-		safefile.WriteAtomic(isolated.CacheFile(tl.root, tableName), []byte(data), 0o600)
+		safefile.WriteAtomic(isolated.CacheFile(tl.root, tableName), b, 0o600)
 	}
 }
 
