@@ -153,17 +153,11 @@ func statAt(dirfd int, name string) (k fileKey, ok bool) {
 		mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano()}, true
 }
 
-// list is List's sessions (not its orphans) through the cache: running is
-// what tmux runs, known false when tmux could not be asked (then nothing
-// of the activity is kept).
-func (c *ListCache) list(running []layout.Ref, known bool) ([]Listed, error) {
-	out, _, err := listAs(c, running, known, func(l Listed) Listed { return l })
-	return out, err
-}
-
-// listAs is list with each session as view makes it of its Listed, and
-// the sessions' ids: a caller that keeps thousands of views keeps no
-// Listed.
+// listAs is List's sessions (not its orphans) through the cache, each as
+// view makes it of its Listed (a caller that keeps thousands of views
+// keeps no Listed), and the sessions' ids: running is what tmux runs,
+// known false when tmux could not be asked (then nothing of the activity
+// is kept).
 func listAs[T any](c *ListCache, running []layout.Ref, known bool, view func(Listed) T) (_ []T, ids []string, _ error) {
 	if !c.read {
 		c.load()

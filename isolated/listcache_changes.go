@@ -73,10 +73,15 @@ func markChanged(sessions, id string) {
 // markers cannot be read (a link, a file in the directory's place), then
 // nothing may be trusted without a stat.
 func (c *ListCache) readMarkers() (marks map[string]int64, ok bool) {
-	if safefile.CheckDir(listCacheDir(c.root)) != nil {
+	return readMarkers(c.root)
+}
+
+// readMarkers is ListCache.readMarkers of root's cache.
+func readMarkers(root string) (marks map[string]int64, ok bool) {
+	if safefile.CheckDir(listCacheDir(root)) != nil {
 		return nil, false
 	}
-	dir, err := os.OpenFile(changedDir(c.root), os.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
+	dir, err := os.OpenFile(changedDir(root), os.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, true
 	}

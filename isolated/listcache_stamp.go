@@ -1,7 +1,6 @@
 package isolated
 
 import (
-	"path/filepath"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -43,15 +42,17 @@ func (c *ListCache) Stamp() (Stamp, bool) {
 
 // StampNow is the stamp of root as it is now; false when a command has
 // marked a session (or the marks cannot be read), or a key cannot be
-// taken.
+// taken. The marks are read first: a listing writes the cache file
+// before it removes a mark it consumed (Save), so a mark gone by the time
+// it is looked for has left a cache file with a new key.
 func StampNow(root string) (Stamp, bool) {
-	dir, dirOK := lstatKey(sessionsDir(root))
-	list, listOK := lstatKey(listCacheFile(root))
-	if !dirOK || !listOK {
+	marks, ok := readMarkers(root)
+	if !ok || len(marks) > 0 {
 		return Stamp{}, false
 	}
-	marks, ok := (&ListCache{root: root}).readMarkers()
-	return Stamp{root: root, dir: dir, list: list}, ok && len(marks) == 0
+	dir, dirOK := lstatKey(sessionsDir(root))
+	list, listOK := lstatKey(listCacheFile(root))
+	return Stamp{root: root, dir: dir, list: list}, dirOK && listOK
 }
 
 // String is s as ParseStamp reads it, without its root.
@@ -71,7 +72,7 @@ func lstatKey(path string) (fileKey, bool) {
 	return statAt(unix.AT_FDCWD, path)
 }
 
-// CacheFile is the file name of the root's list cache directory,
-// sessions/.cache, where a listing keeps what it may trust later (the
-// directory is made by the first listing that saves its cache).
-func CacheFile(root, name string) string { return filepath.Join(listCacheDir(root), name) }
+// CacheDir is the root's list cache directory, sessions/.cache, where a
+// listing keeps what it may trust later; the first listing that saves
+// its cache makes it.
+func CacheDir(root string) string { return listCacheDir(root) }

@@ -18,6 +18,12 @@ import (
 	"mas/internal/layout"
 )
 
+// list is listAs's Listed.
+func (c *ListCache) list(running []layout.Ref, known bool) ([]Listed, error) {
+	out, _, err := listAs(c, running, known, func(l Listed) Listed { return l })
+	return out, err
+}
+
 // sessionsFor makes n stopped sessions under a new root, as bench.sh
 // does, and returns the root.
 func sessionsFor(tb testing.TB, n int) string {

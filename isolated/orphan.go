@@ -84,11 +84,11 @@ func ownedBy(root, name string, owner layout.Owner) bool {
 	return owner.Mode == layout.Isolated && IsID(owner.ID) && TmuxName(owner.ID) == name && layout.SamePath(owner.Root, root)
 }
 
-// OtherOwner tells, from its marks alone (no tmux call), that the tmux
+// MarkedAsOthers tells, from its marks alone (no tmux call), that the tmux
 // session r is no isolated session of root: another root's, another
 // mode's. A session without marks (made by an older mas or by hand) says
 // nothing of itself: false.
-func OtherOwner(root string, r layout.Ref) bool {
+func MarkedAsOthers(root string, r layout.Ref) bool {
 	return r.Owner.Marked() && !ownedBy(root, r.Name, r.Owner)
 }
 

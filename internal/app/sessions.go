@@ -75,9 +75,10 @@ func (a *App) SessionList(ctx context.Context) (list []Session, tmuxErr, err err
 	return a.listAmong(ctx, running, listErr)
 }
 
-// Preload reads the root's list cache file while the caller does
-// something else (preload); SessionListAmong waits for it.
-func (a *App) Preload() <-chan struct{} { return a.preload() }
+// LoadListCache reads the root's list cache file, for a caller that
+// lists next (SessionListAmong) and has something else to wait for
+// meanwhile: tmux's answer.
+func (a *App) LoadListCache() { a.listCache(a.Root()).Load() }
 
 // SessionListAmong is SessionList against the tmux sessions a caller
 // listed (layout.ListSessions); listErr is the listing's error.

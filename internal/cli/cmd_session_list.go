@@ -57,9 +57,9 @@ func (cl *CommandLine) sessionList(ctx context.Context, cc *ucli.Context) error 
 	if tmuxErr != nil {
 		cl.stderr.Warnf("sessions not checked against tmux: %v", tmuxErr)
 	}
-	removals, err := cl.app.Removals()
-	if err != nil {
-		cl.stderr.Warnf("interrupted removals not looked for: %v", err)
+	removals, removalsErr := cl.app.Removals()
+	if removalsErr != nil {
+		cl.stderr.Warnf("interrupted removals not looked for: %v", removalsErr)
 	}
 	for _, r := range removals {
 		switch {
@@ -90,7 +90,7 @@ func (cl *CommandLine) sessionList(ctx context.Context, cc *ucli.Context) error 
 	if err := writeColumns(cl.io.Stdout, rows, tablePadding); err != nil {
 		return err
 	}
-	table.keep(sessions, rows, tmuxErr, hosts, removals)
+	table.keep(sessions, rows, tmuxErr, hosts, removals, removalsErr)
 	return nil
 }
 

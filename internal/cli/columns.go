@@ -19,14 +19,14 @@ import (
 // one for the text, a fraction of tabwriter's cost (session list writes a
 // row per session, thousands of them); otherwise tabwriter does.
 func writeColumns(w io.Writer, rows [][]string, padding int) error {
-	widths, ascii, ok := columnWidths(rows)
+	widths, byteWide, ok := columnWidths(rows)
 	if !ok {
 		return tabwrite(w, rows, padding)
 	}
 	// The rows' text, on every core when there are many, written a piece
 	// at a time (par.Stream).
-	return par.Stream(len(rows), rowsPerPiece, func(b []byte, from, to int) []byte {
-		return appendColumns(b, rows[from:to], widths, padding, ascii)
+	return par.Stream(len(rows), rowsPerPart, rowsPerPiece, func(b []byte, from, to int) []byte {
+		return appendColumns(b, rows[from:to], widths, padding, byteWide)
 	}, func(b []byte) error {
 		_, err := w.Write(b)
 		return err
@@ -41,8 +41,9 @@ const (
 )
 
 // appendColumns appends to b the text of rows, laid out in columns of
-// widths; ascii tells that every cell is ASCII, its width its length.
-func appendColumns(b []byte, rows [][]string, widths []int, padding int, ascii bool) []byte {
+// widths; byteWide tells that every cell is as wide as it is long in
+// bytes (ASCII: no rune to count).
+func appendColumns(b []byte, rows [][]string, widths []int, padding int, byteWide bool) []byte {
 	line := padding // a line's length: the widths, padded, and the last cell
 	for _, w := range widths {
 		line += w + padding
@@ -57,7 +58,7 @@ func appendColumns(b []byte, rows [][]string, widths []int, padding int, ascii b
 		for i, c := range row[:last] {
 			b = append(b, c...)
 			w := len(c)
-			if !ascii {
+			if !byteWide {
 				w, _ = cellWidth(c)
 			}
 			b = append(b, spaces(widths[i]+padding-w)...)
@@ -69,9 +70,9 @@ func appendColumns(b []byte, rows [][]string, widths []int, padding int, ascii b
 }
 
 // columnWidths returns the widest cell of each column but the last, in
-// runes, and whether every cell is ASCII; ok false when the rows cannot be
-// laid out by hand (writeColumns).
-func columnWidths(rows [][]string) (widths []int, ascii, ok bool) {
+// runes, and whether every cell is as wide as it is long in bytes; ok
+// false when the rows cannot be laid out by hand (writeColumns).
+func columnWidths(rows [][]string) (widths []int, byteWide, ok bool) {
 	if len(rows) == 0 || len(rows[0]) == 0 {
 		return nil, false, false
 	}
@@ -80,7 +81,7 @@ func columnWidths(rows [][]string) (widths []int, ascii, ok bool) {
 	par.Do(len(rows), rowsPerPart, func(part, from, to int) {
 		each[part] = partWidths(rows[from:to], n)
 	})
-	widths, ascii = make([]int, n), true
+	widths, byteWide = make([]int, n), true
 	for _, p := range each {
 		if !p.plain {
 			return nil, false, false
@@ -88,21 +89,21 @@ func columnWidths(rows [][]string) (widths []int, ascii, ok bool) {
 		for i, w := range p.widths {
 			widths[i] = max(widths[i], w)
 		}
-		ascii = ascii && p.ascii
+		byteWide = byteWide && p.byteWide
 	}
-	return widths, ascii, true
+	return widths, byteWide, true
 }
 
 // partWidth is what partWidths finds of some of the rows.
 type partWidth struct {
-	widths       []int
-	plain, ascii bool
+	widths          []int
+	plain, byteWide bool
 }
 
 // partWidths is columnWidths of some of the rows, of n columns but the
 // last each.
 func partWidths(rows [][]string, n int) partWidth {
-	p := partWidth{widths: make([]int, n), plain: true, ascii: true}
+	p := partWidth{widths: make([]int, n), plain: true, byteWide: true}
 	for _, row := range rows {
 		if len(row) != n+1 {
 			return partWidth{}
@@ -112,7 +113,7 @@ func partWidths(rows [][]string, n int) partWidth {
 			if !plain {
 				return partWidth{}
 			}
-			p.ascii = p.ascii && w == len(c)
+			p.byteWide = p.byteWide && w == len(c)
 			if i < n {
 				p.widths[i] = max(p.widths[i], w)
 			}

@@ -1,3 +1,19 @@
+// session list's table cache, sessions/.cache/table: the rows the last
+// listing printed of the sessions it trusted (isolated.Listed.Trusted:
+// stopped, settled, not marked since), as they were printed, with the
+// stamp of that listing (isolated.Stamp), the ids of the few sessions it
+// did not trust (the exceptions: in practice those that run, since a
+// listing that read any other afresh changed the cache file and keeps no
+// table), and the build that printed them. While the stamp holds (no
+// command marked a session, no session was added or removed, no listing
+// found anything changed), the build is the same and tmux runs none of
+// those sessions, the next listing prints those rows again and lists
+// afresh the exceptions alone, whose cells must fit the columns. Anything
+// else lists everything, as ever: a host, the legacy session, a tmux
+// session that could be an orphan, a cell wider than its column or not
+// printable ASCII. A listing of thousands of stopped sessions then costs
+// about what printing a file does.
+
 package cli
 
 import (
@@ -7,6 +23,7 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,22 +34,8 @@ import (
 	"mas/isolated"
 )
 
-// session list's table cache, sessions/.cache/table: the rows the last
-// listing printed of the sessions it trusted (isolated.Listed.Trusted:
-// stopped, settled, not marked since), as they were printed, with the
-// stamp of that listing (isolated.Stamp), the ids of the few sessions it
-// did not trust (the exceptions: running, just stopped, being made, whose
-// files cannot be read), and the binary that printed them. While the
-// stamp holds (no command marked a session, no session was added or
-// removed, no listing found anything changed), the binary is the same
-// and tmux runs none of those sessions, the next listing prints those
-// rows again and lists afresh the exceptions alone, whose cells must fit
-// the columns. Anything else lists everything, as ever: a host, the
-// legacy session, a tmux session that could be an orphan, a cell wider
-// than its column or not printable ASCII. A listing of thousands of
-// stopped sessions then costs about what printing a file does.
 const (
-	tableMagic = "mas session table 2"
+	tableMagic = "mas session table 3"
 	tableName  = "table"
 	// maxTable caps what is read of the file: some 100,000 sessions.
 	maxTable = 32 << 20
@@ -45,15 +48,21 @@ const (
 	tablePadding = 2
 )
 
-// cachedTable is a table cache file read and checked.
+// keptTable is a table as its file says it: tableFile writes it,
+// parseTable reads it.
+type keptTable struct {
+	buildID, root, stamp string
+	widths               []int
+	exceptions           []string // sorted
+	header               string   // the column names' line
+	rows                 string   // the rows' lines, sorted by their sessions' ids
+}
+
+// cachedTable is a table file read and checked.
 type cachedTable struct {
+	keptTable
 	data   string // the file
-	stamp  string
-	widths []int
-	except []string // sorted
-	header string   // the column names' line
-	rows   string   // the rows' lines, sorted by their sessions' ids
-	starts []int    // where each row begins in rows
+	starts []int  // where each row begins in rows
 }
 
 // tableListing is a text listing through the table cache: the table read
@@ -61,7 +70,7 @@ type cachedTable struct {
 type tableListing struct {
 	cl      *CommandLine
 	root    string
-	exe     string // the binary's key; "": none, no table kept
+	buildID string // "": none, no table kept
 	table   *cachedTable
 	running []layout.Ref
 	listErr error
@@ -71,15 +80,15 @@ type tableListing struct {
 // there is no table that holds, the list cache is read meanwhile instead,
 // for the listing that follows.
 func (cl *CommandLine) listTable(ctx context.Context) *tableListing {
-	tl := &tableListing{cl: cl, root: cl.app.Root(), exe: runningBuildID()}
+	tl := &tableListing{cl: cl, root: cl.app.Root()}
 	read := make(chan struct{})
 	go func() {
 		defer close(read)
-		if tl.exe != "" {
-			tl.table = readTable(tl.root, tl.exe)
+		if tl.buildID = runningBuildID(); tl.buildID != "" {
+			tl.table = readTable(tl.root, tl.buildID)
 		}
 		if tl.table == nil {
-			cl.app.Preload()
+			cl.app.LoadListCache()
 		}
 	}()
 	tl.running, tl.listErr = layout.ListSessions(ctx, cl.app.Tmux)
@@ -154,8 +163,8 @@ func (tl *tableListing) print(w io.Writer) (bool, error) {
 	if tl.cl.app.HasLegacyAmong(tl.running) {
 		return false, nil
 	}
-	rows := make([][]string, len(t.except))
-	for i, id := range t.except {
+	rows := make([][]string, len(t.exceptions))
+	for i, id := range t.exceptions {
 		if _, err := os.Lstat(isolated.Dir(tl.root, id)); err != nil {
 			return false, nil // none of that id: the table was not written for this directory
 		}
@@ -178,8 +187,8 @@ func (t *cachedTable) onlyExceptionsRun(root string, running []layout.Ref) bool 
 		case !isolated.IsTmuxName(r.Name):
 		case t.rowNamed(r.Name):
 			return false
-		case slices.ContainsFunc(t.except, func(id string) bool { return isolated.TmuxName(id) == r.Name }):
-		case !isolated.OtherOwner(root, r):
+		case slices.ContainsFunc(t.exceptions, func(id string) bool { return isolated.TmuxName(id) == r.Name }):
+		case !isolated.MarkedAsOthers(root, r):
 			return false
 		}
 	}
@@ -225,7 +234,7 @@ func (t *cachedTable) write(w io.Writer, rows [][]string) error {
 	b := make([]byte, 0, 64<<10)
 	b = append(b, t.header...)
 	from := 0
-	for i, id := range t.except {
+	for i, id := range t.exceptions {
 		at := len(t.rows)
 		if j, _ := t.rowOf(id); j < len(t.starts) {
 			at = t.starts[j]
@@ -248,17 +257,16 @@ func (t *cachedTable) write(w io.Writer, rows [][]string) error {
 }
 
 // readTable reads root's table, nil unless it holds: written by this
-// binary (exe) for root, under a stamp that is the root's now, and well
-// formed.
-func readTable(root, exe string) *cachedTable {
-	if safefile.CheckDir(isolated.CacheFile(root, "")) != nil {
+// build for root, under a stamp that is the root's now, and well formed.
+func readTable(root, buildID string) *cachedTable {
+	if safefile.CheckDir(isolated.CacheDir(root)) != nil {
 		return nil // a link, or not a directory: neither read nor written
 	}
-	data, err := safefile.ReadString(isolated.CacheFile(root, tableName), maxTable)
+	data, err := safefile.ReadString(filepath.Join(isolated.CacheDir(root), tableName), maxTable)
 	if err != nil {
 		return nil
 	}
-	t, ok := parseTable(data, root, exe)
+	t, ok := parseTable(data, root, buildID)
 	if !ok {
 		return nil
 	}
@@ -269,10 +277,10 @@ func readTable(root, exe string) *cachedTable {
 	return t
 }
 
-// parseTable parses a table cache file of root by binary exe; false
+// parseTable parses a table cache file of root by build buildID; false
 // when it is not one, whole.
-func parseTable(data, root, exe string) (*cachedTable, bool) {
-	t := &cachedTable{data: data}
+func parseTable(data, root, buildID string) (*cachedTable, bool) {
+	t := &cachedTable{keptTable: keptTable{buildID: buildID, root: root}, data: data}
 	// The file's sum, of all that follows it: a table edited by hand,
 	// or cut short, is not printed.
 	rest, ok := strings.CutPrefix(data, tableMagic+"\n")
@@ -280,11 +288,11 @@ func parseTable(data, root, exe string) (*cachedTable, bool) {
 	if !ok || sum != tableSum(rest) {
 		return nil, false
 	}
-	rest, ok = strings.CutPrefix(rest, "exe\t"+exe+"\nroot\t"+root+"\nstamp\t")
-	var line, widths, except, count string
+	rest, ok = strings.CutPrefix(rest, "build\t"+buildID+"\nroot\t"+root+"\nstamp\t")
+	var line, widths, exceptions, count string
 	t.stamp, rest, ok = cutLine(rest, ok)
 	widths, rest, ok = cutField(rest, "widths", ok)
-	except, rest, ok = cutField(rest, "except", ok)
+	exceptions, rest, ok = cutField(rest, "except", ok)
 	count, rest, ok = cutField(rest, "rows", ok)
 	line, t.rows, ok = cutLine(rest, ok)
 	if !ok {
@@ -298,8 +306,8 @@ func parseTable(data, root, exe string) (*cachedTable, bool) {
 		}
 		t.widths = append(t.widths, n)
 	}
-	t.except = strings.Fields(except)
-	if len(t.except) > maxTableExceptions || !slices.IsSorted(t.except) || slices.ContainsFunc(t.except, func(id string) bool { return !isolated.IsID(id) }) {
+	t.exceptions = strings.Fields(exceptions)
+	if len(t.exceptions) > maxTableExceptions || !slices.IsSorted(t.exceptions) || slices.ContainsFunc(t.exceptions, func(id string) bool { return !isolated.IsID(id) }) {
 		return nil, false
 	}
 	n, err := strconv.Atoi(count)
@@ -322,7 +330,7 @@ func parseTable(data, root, exe string) (*cachedTable, bool) {
 		t.starts = append(t.starts, at)
 		at += end + 1
 	}
-	if len(t.starts) != n || slices.ContainsFunc(t.except, t.hasRow) {
+	if len(t.starts) != n || slices.ContainsFunc(t.exceptions, t.hasRow) {
 		return nil, false
 	}
 	return t, true
@@ -354,8 +362,8 @@ func tableSum(text string) string {
 	return sumHex(sum)
 }
 
-// castagnoli is the table of CRC-32C (which the processor computes),
-// made on first use: not at the start of every command.
+// castagnoli is the table of CRC-32C, which the processor computes where
+// it can (crc32 makes it once, on first use).
 func castagnoli() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) }
 
 // sumHex is a table's sum as its file writes it: 8 hexadecimal digits.
@@ -382,60 +390,79 @@ func cutField(s, name string, ok bool) (value, rest string, _ bool) {
 }
 
 // keep writes the table of a listing that printed rows (their header
-// first) of sessions, when a later one can print it and the file does
-// not say it already: this process's listing has a stamp, the list
-// holds neither a host's session nor the legacy session nor an orphan,
-// the sessions it did not trust are few and fit the columns of those it
-// did, and every cell is printable ASCII. A table that cannot be written
-// is no error: the next listing lists everything.
-func (tl *tableListing) keep(sessions []listedSession, rows [][]string, tmuxErr error, hosts []remote.Host, removals []isolated.Removal) {
-	if tl.exe == "" || tmuxErr != nil || len(hosts) > 0 || len(removals) > 0 || !plainLine(tl.root) {
+// first) of sessions, when a later one can print it (keptOf) and the file
+// does not say it already. A table that cannot be written is no error:
+// the next listing lists everything.
+func (tl *tableListing) keep(sessions []listedSession, rows [][]string, tmuxErr error, hosts []remote.Host, removals []isolated.Removal, removalsErr error) {
+	if tl.buildID == "" || tmuxErr != nil || len(hosts) > 0 || len(removals) > 0 || removalsErr != nil || !printableASCII(tl.root) {
 		return
 	}
-	stamp, ok := tl.cl.app.ListStamp()
+	t, ok := tl.keptOf(sessions, rows)
 	if !ok {
 		return
 	}
+	data := tableFile(t)
+	if tl.table != nil && tl.table.data == string(data) {
+		return
+	}
+	if safefile.CheckDir(isolated.CacheDir(tl.root)) == nil {
+		safefile.WriteAtomic(filepath.Join(isolated.CacheDir(tl.root), tableName), data, 0o600)
+	}
+}
+
+// keptOf is the table of a listing that printed rows of sessions, when
+// a later one can print it: this process's listing has a stamp, the list
+// holds neither a host's session nor the legacy session nor an orphan,
+// the sessions it did not trust are few and fit the columns of those it
+// did, and every cell is printable ASCII.
+func (tl *tableListing) keptOf(sessions []listedSession, rows [][]string) (keptTable, bool) {
+	stamp, ok := tl.cl.app.ListStamp()
+	if !ok {
+		return keptTable{}, false
+	}
 	kept := [][]string{rows[0]}
-	var except []string
-	var exceptRows [][]string
+	var exceptions []string
+	var exceptionRows [][]string
 	for i, s := range sessions {
 		switch {
 		case s.Host != "" || s.Mode != layout.Isolated || s.Status == isolated.Orphaned:
-			return
+			return keptTable{}, false
 		case s.Trusted:
 			kept = append(kept, rows[i+1])
 		default:
-			except, exceptRows = append(except, s.SessionID), append(exceptRows, rows[i+1])
+			exceptions, exceptionRows = append(exceptions, s.SessionID), append(exceptionRows, rows[i+1])
 		}
 	}
-	if len(except) > maxTableExceptions {
-		return
+	if len(exceptions) > maxTableExceptions || !allPrintable(kept) {
+		return keptTable{}, false
 	}
-	widths, ascii, ok := columnWidths(kept)
-	if !ok || !ascii || !allPrintable(kept) || !fitsColumns(exceptRows, widths) {
-		return
+	widths, _, ok := columnWidths(kept)
+	if !ok || !fitsColumns(exceptionRows, widths) {
+		return keptTable{}, false
 	}
-	// The file made in one buffer, its sum written in its place once
-	// the text that follows is.
+	return keptTable{buildID: tl.buildID, root: tl.root, stamp: stamp.String(), widths: widths, exceptions: exceptions,
+		header: string(appendColumns(nil, kept[:1], widths, tablePadding, true)),
+		rows:   string(appendColumns(nil, kept[1:], widths, tablePadding, true))}, true
+}
+
+// tableFile is the file of t, made in one buffer: its sum written in its
+// place once the text that follows is.
+func tableFile(t keptTable) []byte {
 	head := tableMagic + "\nsum\t"
-	b := append([]byte(head), "00000000\nexe\t"+tl.exe+"\nroot\t"+tl.root+"\nstamp\t"+stamp.String()+"\nwidths\t"...)
+	b := make([]byte, 0, len(head)+len(t.rows)+4096)
+	b = append(b, head+"00000000\nbuild\t"+t.buildID+"\nroot\t"+t.root+"\nstamp\t"+t.stamp+"\nwidths\t"...)
 	text := len(head) + len("00000000\n")
-	for i, w := range widths {
+	for i, w := range t.widths {
 		if i > 0 {
 			b = append(b, ' ')
 		}
 		b = strconv.AppendInt(b, int64(w), 10)
 	}
-	b = append(b, "\nexcept\t"+strings.Join(except, " ")+"\nrows\t"+strconv.Itoa(len(kept)-1)+"\n"...)
-	b = appendColumns(b, kept, widths, tablePadding, true)
+	b = append(b, "\nexcept\t"+strings.Join(t.exceptions, " ")+"\nrows\t"+strconv.Itoa(strings.Count(t.rows, "\n"))+"\n"...)
+	b = append(b, t.header...)
+	b = append(b, t.rows...)
 	copy(b[len(head):], sumHex(crc32.Checksum(b[text:], castagnoli())))
-	if tl.table != nil && tl.table.data == string(b) {
-		return
-	}
-	if safefile.CheckDir(isolated.CacheFile(tl.root, "")) == nil {
-		safefile.WriteAtomic(isolated.CacheFile(tl.root, tableName), b, 0o600)
-	}
+	return b
 }
 
 // allPrintable tells whether every cell of rows is printable ASCII.
@@ -449,6 +476,3 @@ func allPrintable(rows [][]string) bool {
 	}
 	return true
 }
-
-// plainLine tells whether s can be a field of a line of the table file.
-func plainLine(s string) bool { return !strings.ContainsAny(s, "\n") && printableASCII(s) }

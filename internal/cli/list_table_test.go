@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -17,10 +18,10 @@ var tableIDs = []string{
 	"40000000-0000-4000-8000-000000000000",
 }
 
-// tableFile is a table cache file of root /r by binary "1 2", of rows,
+// tableData is a table cache file of root /r by build "1 2", of rows,
 // the exceptions except.
-func tableFile(rows []string, except string) string {
-	return summed("exe\t1 2\nroot\t/r\nstamp\t1 2 3 4 5 6\t7 8 9 10 11 12\nwidths\t36 4\nexcept\t" + except +
+func tableData(rows []string, except string) string {
+	return summed("build\t1 2\nroot\t/r\nstamp\t1 2 3 4 5 6\t7 8 9 10 11 12\nwidths\t36 4\nexcept\t" + except +
 		"\nrows\t" + fmt.Sprint(len(rows)) + "\nSESSION ID                            TMUX  MODE\n" + strings.Join(rows, "\n") + "\n")
 }
 
@@ -36,13 +37,23 @@ func edited(data, old, new string) string {
 
 func row(id string) string { return id + "  x     isolated" }
 
+// TestParseTableReadsWhatKeepWrites: a table file that keep writes
+// (tableFile) is read back as it was, its rows found where they begin.
 func TestParseTableReadsWhatKeepWrites(t *testing.T) {
-	tb, ok := parseTable(tableFile([]string{row(tableIDs[0]), row(tableIDs[2])}, tableIDs[1]+" "+tableIDs[3]), "/r", "1 2")
-	if !ok {
-		t.Fatal("a well formed table refused")
+	for _, exceptions := range [][]string{{}, {tableIDs[1], tableIDs[3]}} {
+		want := keptTable{buildID: "1 2", root: "/r", stamp: "1 2 3 4 5 6\t7 8 9 10 11 12", widths: []int{36, 4}, exceptions: exceptions,
+			header: "SESSION ID                            TMUX  MODE\n", rows: row(tableIDs[0]) + "\n" + row(tableIDs[2]) + "\n"}
+		got, ok := parseTable(string(tableFile(want)), "/r", "1 2")
+		if !ok {
+			t.Fatalf("%v: the table keep writes is refused", exceptions)
+		}
+		if !reflect.DeepEqual(got.keptTable, want) || !reflect.DeepEqual(got.starts, []int{0, len(row(tableIDs[0])) + 1}) {
+			t.Errorf("read %+v\nwant %+v", got, want)
+		}
 	}
-	if fmt.Sprint(tb.widths) != "[36 4]" || len(tb.starts) != 2 || len(tb.except) != 2 || tb.stamp != "1 2 3 4 5 6\t7 8 9 10 11 12" {
-		t.Errorf("parsed %+v", tb)
+	// The file as the tests below make it, by hand.
+	if _, ok := parseTable(tableData([]string{row(tableIDs[0]), row(tableIDs[2])}, tableIDs[1]+" "+tableIDs[3]), "/r", "1 2"); !ok {
+		t.Error("a well formed table refused")
 	}
 }
 
@@ -51,25 +62,25 @@ func TestParseTableReadsWhatKeepWrites(t *testing.T) {
 func TestParseTableRefuses(t *testing.T) {
 	good := []string{row(tableIDs[0]), row(tableIDs[2])}
 	for _, tc := range []struct{ name, data, root, exe string }{
-		{"another binary's", tableFile(good, ""), "/r", "1 3"},
-		{"another root's", tableFile(good, ""), "/r/", "1 2"},
-		{"an older format", strings.Replace(tableFile(good, ""), tableMagic, "mas session table 1", 1), "/r", "1 2"},
-		{"cut short", strings.TrimSuffix(tableFile(good, ""), "\n"), "/r", "1 2"},
-		{"edited by hand: its sum is not its text's", strings.Replace(tableFile(good, ""), "  x  ", "  y  ", 1), "/r", "1 2"},
-		{"a row less than it counts", edited(tableFile(good, ""), "rows\t2", "rows\t3"), "/r", "1 2"},
-		{"rows out of order", tableFile([]string{row(tableIDs[2]), row(tableIDs[0])}, ""), "/r", "1 2"},
-		{"a row twice", tableFile([]string{row(tableIDs[0]), row(tableIDs[0])}, ""), "/r", "1 2"},
-		{"a row of no session", tableFile([]string{row(tableIDs[0]), "not-an-id-000000-0000-4000-8000-0000  x     isolated"}, ""), "/r", "1 2"},
-		{"a row an escape", tableFile([]string{row(tableIDs[0]), tableIDs[2] + "  \x1b[2J  isolated"}, ""), "/r", "1 2"},
-		{"a carriage return", tableFile([]string{row(tableIDs[0]) + "\r"}, ""), "/r", "1 2"},
-		{"a rune wider than a byte", tableFile([]string{row(tableIDs[0]) + "é"}, ""), "/r", "1 2"},
-		{"an escape in the header", edited(tableFile(good, ""), "MODE", "MO\x1bDE"), "/r", "1 2"},
-		{"an exception that is a row", tableFile(good, tableIDs[2]), "/r", "1 2"},
-		{"exceptions out of order", tableFile(good, tableIDs[3]+" "+tableIDs[1]), "/r", "1 2"},
-		{"an exception of no session", tableFile(good, "x"), "/r", "1 2"},
-		{"more exceptions than listed afresh", tableFile(good, strings.TrimSpace(strings.Repeat(tableIDs[1]+" ", maxTableExceptions+1))), "/r", "1 2"},
-		{"widths that are no numbers", edited(tableFile(good, ""), "widths\t36 4", "widths\t36 x"), "/r", "1 2"},
-		{"a width past any path's", edited(tableFile(good, ""), "widths\t36 4", "widths\t36 33554432"), "/r", "1 2"},
+		{"another binary's", tableData(good, ""), "/r", "1 3"},
+		{"another root's", tableData(good, ""), "/r/", "1 2"},
+		{"an older format", strings.Replace(tableData(good, ""), tableMagic, "mas session table 1", 1), "/r", "1 2"},
+		{"cut short", strings.TrimSuffix(tableData(good, ""), "\n"), "/r", "1 2"},
+		{"edited by hand: its sum is not its text's", strings.Replace(tableData(good, ""), "  x  ", "  y  ", 1), "/r", "1 2"},
+		{"a row less than it counts", edited(tableData(good, ""), "rows\t2", "rows\t3"), "/r", "1 2"},
+		{"rows out of order", tableData([]string{row(tableIDs[2]), row(tableIDs[0])}, ""), "/r", "1 2"},
+		{"a row twice", tableData([]string{row(tableIDs[0]), row(tableIDs[0])}, ""), "/r", "1 2"},
+		{"a row of no session", tableData([]string{row(tableIDs[0]), "not-an-id-000000-0000-4000-8000-0000  x     isolated"}, ""), "/r", "1 2"},
+		{"a row an escape", tableData([]string{row(tableIDs[0]), tableIDs[2] + "  \x1b[2J  isolated"}, ""), "/r", "1 2"},
+		{"a carriage return", tableData([]string{row(tableIDs[0]) + "\r"}, ""), "/r", "1 2"},
+		{"a rune wider than a byte", tableData([]string{row(tableIDs[0]) + "é"}, ""), "/r", "1 2"},
+		{"an escape in the header", edited(tableData(good, ""), "MODE", "MO\x1bDE"), "/r", "1 2"},
+		{"an exception that is a row", tableData(good, tableIDs[2]), "/r", "1 2"},
+		{"exceptions out of order", tableData(good, tableIDs[3]+" "+tableIDs[1]), "/r", "1 2"},
+		{"an exception of no session", tableData(good, "x"), "/r", "1 2"},
+		{"more exceptions than listed afresh", tableData(good, strings.TrimSpace(strings.Repeat(tableIDs[1]+" ", maxTableExceptions+1))), "/r", "1 2"},
+		{"widths that are no numbers", edited(tableData(good, ""), "widths\t36 4", "widths\t36 x"), "/r", "1 2"},
+		{"a width past any path's", edited(tableData(good, ""), "widths\t36 4", "widths\t36 33554432"), "/r", "1 2"},
 	} {
 		if _, ok := parseTable(tc.data, tc.root, tc.exe); ok {
 			t.Errorf("%s: parsed", tc.name)
@@ -86,7 +97,7 @@ func TestTableWritePutsEachExceptionInItsPlace(t *testing.T) {
 		for i := range many {
 			rows = append(rows, row(fmt.Sprintf("5%07d-0000-4000-8000-000000000000", i)))
 		}
-		tb, ok := parseTable(tableFile(rows, tableIDs[1]+" "+tableIDs[3]), "/r", "1 2")
+		tb, ok := parseTable(tableData(rows, tableIDs[1]+" "+tableIDs[3]), "/r", "1 2")
 		if !ok {
 			t.Fatal("refused")
 		}
@@ -127,7 +138,7 @@ func TestFitsColumns(t *testing.T) {
 // exceptions', sessions of other names, and those whose marks say they
 // are another root's or another mode's may run.
 func TestOnlyExceptionsRun(t *testing.T) {
-	tb, ok := parseTable(tableFile([]string{row(tableIDs[0]), row(tableIDs[2])}, tableIDs[1]), "/r", "1 2")
+	tb, ok := parseTable(tableData([]string{row(tableIDs[0]), row(tableIDs[2])}, tableIDs[1]), "/r", "1 2")
 	if !ok {
 		t.Fatal("refused")
 	}

@@ -33,15 +33,15 @@ func Do(n, least int, fn func(part, from, to int)) {
 }
 
 // Stream writes the bytes that text makes of [0, n), in order, in pieces
-// of at most least items each: made on Parts(n, least) goroutines, each
-// into a buffer of its own that it reuses once write has taken it, and
-// written one after the other. What is made and not yet written is a
-// piece per goroutine, not the whole output (session list writes a
-// megabyte for thousands of sessions). Stream returns write's first
-// error; the pieces after it are not made.
-func Stream(n, least int, text func(b []byte, from, to int) []byte, write func([]byte) error) error {
-	least = max(least, 1)
-	pieces := (n + least - 1) / least
+// of at most piece items each: made on Parts(n, least) goroutines (as Do
+// splits its items), each into a buffer of its own that it reuses once
+// write has taken it, and written one after the other. What is made and
+// not yet written is a piece per goroutine, not the whole output
+// (session list writes a megabyte for thousands of sessions). Stream
+// returns write's first error; the pieces after it are not made.
+func Stream(n, least, piece int, text func(b []byte, from, to int) []byte, write func([]byte) error) error {
+	piece = max(piece, 1)
+	pieces := (n + piece - 1) / piece
 	workers := Parts(n, least)
 	var (
 		mu     sync.Mutex
@@ -68,7 +68,7 @@ func Stream(n, least int, text func(b []byte, from, to int) []byte, write func([
 			if !ok {
 				return
 			}
-			b = text(b[:0], p*least, min(n, (p+1)*least))
+			b = text(b[:0], p*piece, min(n, (p+1)*piece))
 			// Pieces are claimed in order: the one whose turn it is
 			// has been claimed, and its goroutine waits for nothing
 			// else.

@@ -43,10 +43,10 @@ func TestDoCoversEachItemOnce(t *testing.T) {
 
 func TestStreamWritesEveryPieceInOrder(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
-	for _, tc := range []struct{ n, least int }{{0, 10}, {5, 10}, {10, 10}, {95, 10}, {1000, 7}, {3, 0}} {
+	for _, tc := range []struct{ n, least, piece int }{{0, 10, 10}, {5, 10, 2}, {10, 10, 10}, {95, 10, 10}, {1000, 100, 7}, {1000, 1000, 7}, {3, 0, 0}} {
 		var got []byte
 		writes := 0
-		err := Stream(tc.n, tc.least, func(b []byte, from, to int) []byte {
+		err := Stream(tc.n, tc.least, tc.piece, func(b []byte, from, to int) []byte {
 			for i := from; i < to; i++ {
 				b = fmt.Appendf(b, "%d\n", i)
 			}
@@ -61,10 +61,10 @@ func TestStreamWritesEveryPieceInOrder(t *testing.T) {
 			want = fmt.Appendf(want, "%d\n", i)
 		}
 		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("n=%d least=%d: err %v, wrote %q, want %q", tc.n, tc.least, err, got, want)
+			t.Errorf("%+v: err %v, wrote %q, want %q", tc, err, got, want)
 		}
-		if least := max(tc.least, 1); writes != (tc.n+least-1)/least {
-			t.Errorf("n=%d least=%d: %d writes, want one per piece", tc.n, tc.least, writes)
+		if piece := max(tc.piece, 1); writes != (tc.n+piece-1)/piece {
+			t.Errorf("%+v: %d writes, want one per piece", tc, writes)
 		}
 	}
 }
@@ -73,7 +73,7 @@ func TestStreamStopsAtTheFirstWriteError(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	failed := errors.New("broken pipe")
 	var made, writes atomic.Int32
-	err := Stream(1000, 10, func(b []byte, from, to int) []byte {
+	err := Stream(1000, 10, 10, func(b []byte, from, to int) []byte {
 		made.Add(1)
 		return append(b, 'x')
 	}, func([]byte) error {
