@@ -48,19 +48,19 @@ const (
 	tablePadding = 2
 )
 
-// keptTable is a table as its file says it: tableFile writes it,
-// parseTable reads it.
+// keptTable is what a table's file says of it but its rows: tableFile
+// writes it with the rows, parseTable reads it.
 type keptTable struct {
 	buildID, root, stamp string
 	widths               []int
 	exceptions           []string // sorted
-	header               string   // the column names' line
-	rows                 string   // the rows' lines, sorted by their sessions' ids
 }
 
 // cachedTable is a table file read and checked.
 type cachedTable struct {
 	keptTable
+	header string // the column names' line
+	rows   string // the rows' lines, sorted by their sessions' ids
 	data   string // the file
 	starts []int  // where each row begins in rows
 }
@@ -397,11 +397,11 @@ func (tl *tableListing) keep(sessions []listedSession, rows [][]string, tmuxErr 
 	if tl.buildID == "" || tmuxErr != nil || len(hosts) > 0 || len(removals) > 0 || removalsErr != nil || !printableASCII(tl.root) {
 		return
 	}
-	t, ok := tl.keptOf(sessions, rows)
+	t, kept, ok := tl.keptOf(sessions, rows)
 	if !ok {
 		return
 	}
-	data := tableFile(t)
+	data := tableFile(t, kept)
 	if tl.table != nil && tl.table.data == string(data) {
 		return
 	}
@@ -410,15 +410,16 @@ func (tl *tableListing) keep(sessions []listedSession, rows [][]string, tmuxErr 
 	}
 }
 
-// keptOf is the table of a listing that printed rows of sessions, when
-// a later one can print it: this process's listing has a stamp, the list
-// holds neither a host's session nor the legacy session nor an orphan,
-// the sessions it did not trust are few and fit the columns of those it
-// did, and every cell is printable ASCII.
-func (tl *tableListing) keptOf(sessions []listedSession, rows [][]string) (keptTable, bool) {
+// keptOf is the table of a listing that printed rows of sessions, and
+// the rows it keeps (the header first), when a later one can print it:
+// this process's listing has a stamp, the list holds neither a host's
+// session nor the legacy session nor an orphan, the sessions it did not
+// trust are few and fit the columns of those it did, and every cell is
+// printable ASCII.
+func (tl *tableListing) keptOf(sessions []listedSession, rows [][]string) (keptTable, [][]string, bool) {
 	stamp, ok := tl.cl.app.ListStamp()
 	if !ok {
-		return keptTable{}, false
+		return keptTable{}, nil, false
 	}
 	kept := [][]string{rows[0]}
 	var exceptions []string
@@ -426,7 +427,7 @@ func (tl *tableListing) keptOf(sessions []listedSession, rows [][]string) (keptT
 	for i, s := range sessions {
 		switch {
 		case s.Host != "" || s.Mode != layout.Isolated || s.Status == isolated.Orphaned:
-			return keptTable{}, false
+			return keptTable{}, nil, false
 		case s.Trusted:
 			kept = append(kept, rows[i+1])
 		default:
@@ -434,22 +435,21 @@ func (tl *tableListing) keptOf(sessions []listedSession, rows [][]string) (keptT
 		}
 	}
 	if len(exceptions) > maxTableExceptions || !allPrintable(kept) {
-		return keptTable{}, false
+		return keptTable{}, nil, false
 	}
 	widths, _, ok := columnWidths(kept)
 	if !ok || !fitsColumns(exceptionRows, widths) {
-		return keptTable{}, false
+		return keptTable{}, nil, false
 	}
-	return keptTable{buildID: tl.buildID, root: tl.root, stamp: stamp.String(), widths: widths, exceptions: exceptions,
-		header: string(appendColumns(nil, kept[:1], widths, tablePadding, true)),
-		rows:   string(appendColumns(nil, kept[1:], widths, tablePadding, true))}, true
+	return keptTable{buildID: tl.buildID, root: tl.root, stamp: stamp.String(), widths: widths, exceptions: exceptions}, kept, true
 }
 
-// tableFile is the file of t, made in one buffer: its sum written in its
-// place once the text that follows is.
-func tableFile(t keptTable) []byte {
+// tableFile is the file of t with rows (the header first) laid out in
+// its columns, made in one buffer: its sum written in its place once the
+// text that follows is.
+func tableFile(t keptTable, rows [][]string) []byte {
 	head := tableMagic + "\nsum\t"
-	b := make([]byte, 0, len(head)+len(t.rows)+4096)
+	b := make([]byte, 0, 4096)
 	b = append(b, head+"00000000\nbuild\t"+t.buildID+"\nroot\t"+t.root+"\nstamp\t"+t.stamp+"\nwidths\t"...)
 	text := len(head) + len("00000000\n")
 	for i, w := range t.widths {
@@ -458,9 +458,8 @@ func tableFile(t keptTable) []byte {
 		}
 		b = strconv.AppendInt(b, int64(w), 10)
 	}
-	b = append(b, "\nexcept\t"+strings.Join(t.exceptions, " ")+"\nrows\t"+strconv.Itoa(strings.Count(t.rows, "\n"))+"\n"...)
-	b = append(b, t.header...)
-	b = append(b, t.rows...)
+	b = append(b, "\nexcept\t"+strings.Join(t.exceptions, " ")+"\nrows\t"+strconv.Itoa(len(rows)-1)+"\n"...)
+	b = appendColumns(b, rows, t.widths, tablePadding, true)
 	copy(b[len(head):], sumHex(crc32.Checksum(b[text:], castagnoli())))
 	return b
 }

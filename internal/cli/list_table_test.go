@@ -41,14 +41,15 @@ func row(id string) string { return id + "  x     isolated" }
 // (tableFile) is read back as it was, its rows found where they begin.
 func TestParseTableReadsWhatKeepWrites(t *testing.T) {
 	for _, exceptions := range [][]string{{}, {tableIDs[1], tableIDs[3]}} {
-		want := keptTable{buildID: "1 2", root: "/r", stamp: "1 2 3 4 5 6\t7 8 9 10 11 12", widths: []int{36, 4}, exceptions: exceptions,
-			header: "SESSION ID                            TMUX  MODE\n", rows: row(tableIDs[0]) + "\n" + row(tableIDs[2]) + "\n"}
-		got, ok := parseTable(string(tableFile(want)), "/r", "1 2")
+		want := keptTable{buildID: "1 2", root: "/r", stamp: "1 2 3 4 5 6\t7 8 9 10 11 12", widths: []int{36, 4}, exceptions: exceptions}
+		rows := [][]string{{"SESSION ID", "TMUX", "MODE"}, {tableIDs[0], "x", "isolated"}, {tableIDs[2], "x", "isolated"}}
+		got, ok := parseTable(string(tableFile(want, rows)), "/r", "1 2")
 		if !ok {
 			t.Fatalf("%v: the table keep writes is refused", exceptions)
 		}
-		if !reflect.DeepEqual(got.keptTable, want) || !reflect.DeepEqual(got.starts, []int{0, len(row(tableIDs[0])) + 1}) {
-			t.Errorf("read %+v\nwant %+v", got, want)
+		if !reflect.DeepEqual(got.keptTable, want) || got.header != "SESSION ID                            TMUX  MODE\n" ||
+			got.rows != row(tableIDs[0])+"\n"+row(tableIDs[2])+"\n" || !reflect.DeepEqual(got.starts, []int{0, len(row(tableIDs[0])) + 1}) {
+			t.Errorf("read %+v\nwant %+v and rows %q", got, want, rows)
 		}
 	}
 	// The file as the tests below make it, by hand.
