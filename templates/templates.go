@@ -96,13 +96,23 @@ func installTree(srcRoot, rel, dst string, keep bool) error {
 }
 
 func copyFile(src fs.FS, name, dst string) error {
+	if embedded, ok := src.(embed.FS); ok {
+		// An embedded file is a few bytes already in memory: written in
+		// one call, with no copy buffer (io.Copy would take 32 KiB of new
+		// memory for each).
+		data, err := embedded.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		return writeNew(dst, data, 0o644)
+	}
 	in, err := src.Open(name)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
 	mode := fs.FileMode(0o644)
-	if fi, err := in.Stat(); err == nil && srcIsDisk(src) {
+	if fi, err := in.Stat(); err == nil {
 		mode = fi.Mode().Perm() | 0o600
 	}
 	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
@@ -116,9 +126,17 @@ func copyFile(src fs.FS, name, dst string) error {
 	return out.Close()
 }
 
-func srcIsDisk(src fs.FS) bool {
-	_, embedded := src.(embed.FS)
-	return !embedded
+// writeNew makes the file dst, which must not exist, holding data.
+func writeNew(dst string, data []byte, mode fs.FileMode) error {
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		return err
+	}
+	if _, err := out.Write(data); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 // clone copies in to out, as a reflink (FICLONE) when both are files on a
