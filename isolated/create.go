@@ -309,19 +309,26 @@ func claim(ctx context.Context, root, id string) (*os.File, error) {
 	return marker, err
 }
 
-// owner returns the id of the session directory whose tmux name is name,
-// or "".
+// owner returns the id of the session directory whose tmux name is name
+// (the first in order, should there be more), or "". The names are read
+// as the directory gives them: neither sorted nor looked up.
 func owner(root, name string) (string, error) {
-	entries, err := os.ReadDir(sessionsDir(root))
+	d, err := os.Open(sessionsDir(root))
 	if err != nil {
 		return "", err
 	}
-	for _, e := range entries {
-		if IsID(e.Name()) && TmuxName(e.Name()) == name {
-			return e.Name(), nil
+	defer d.Close()
+	names, err := d.Readdirnames(-1)
+	if err != nil {
+		return "", err
+	}
+	found := ""
+	for _, n := range names {
+		if IsID(n) && TmuxName(n) == name && (found == "" || n < found) {
+			found = n
 		}
 	}
-	return "", nil
+	return found, nil
 }
 
 // pickID returns the given id after checking it is free, or draws new ids

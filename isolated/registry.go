@@ -2,7 +2,6 @@ package isolated
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -215,8 +214,8 @@ func readIndex(root string) (*index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read session index: %w", err)
 	}
-	var ix index
-	if err := json.Unmarshal(data, &ix); err != nil {
+	ix, err := unmarshalIndex(data)
+	if err != nil {
 		return nil, &corruptIndexError{path, err}
 	}
 	if ix.Sessions == nil {
@@ -266,11 +265,7 @@ func rebuildIndex(root string) (*index, error) {
 
 func writeIndex(root string, ix *index, now time.Time) error {
 	ix.LastUpdated = timestamp(now)
-	data, err := json.MarshalIndent(ix, "", "  ")
-	if err != nil {
-		return err
-	}
-	return safefile.WriteAtomic(filepath.Join(sessionsDir(root), indexName), append(data, '\n'), 0o644)
+	return safefile.WriteAtomic(filepath.Join(sessionsDir(root), indexName), append(marshalIndex(ix), '\n'), 0o644)
 }
 
 func appendJournal(root, id string, status Status, now time.Time) error {

@@ -211,6 +211,12 @@ for n in "${list_sizes[@]}"; do
 	MAS_ROOT="$work/list$n" "$mas" session list >/dev/null
 done
 lists_made="$(date +%s)"
+# Roots a start adds a session to, beside 1,000 and 5,000 others: the cost
+# of a start must not grow with the sessions a root has.
+start_sizes=(1000 5000)
+for n in "${start_sizes[@]}"; do
+	make_sessions "$ws/start$n" "$n"
+done
 
 # shellcheck source=bats/ports.bash
 source "$repo/bats/ports.bash"
@@ -465,6 +471,13 @@ for nn in 00 10 11 12 13 20 21 22 23 30 31 32 33; do
 	mkdir -p "$work/root65/unit/$nn"
 	head -c 5000000 /dev/urandom >"$work/root65/unit/$nn/data.bin"
 done
+start_rows=()
+for n in "${start_sizes[@]}"; do
+	start_rows+=("isolated start, $(sessions_label "$n") in its root" kill_mas_sessions "$(start_cmd "$ws/start$n")")
+done
+few_row="isolated start, the start rows' root again (in turns with the two after)"
+measure "$few_row" kill_mas_sessions "$(start_cmd "$ws/root")" "${start_rows[@]}"
+kill_mas_sessions
 measure "isolated start, 65 MB of templates" 'kill_mas_sessions; rm -rf "$work/root65/sessions"' \
 	"MAS_SESSION_MODE=isolated MAS_ROOT='$work/root65' '$mas' start --no-attach"
 kill_mas_sessions
@@ -505,6 +518,9 @@ start_spawns="$(spawns_of "isolated start --no-attach")"
 	if [[ "$ws" != "$work" ]]; then
 		echo "| start with the workspace on disk against the floor | $(ratio_of "isolated start, workspace on disk" "raw tmux floor (13 panes, one invocation)") × | (for reference) |"
 	fi
+	for n in "${start_sizes[@]}"; do
+		echo "| start at a root of $(sessions_label "$n") against the start rows' root: what they add | $(ratio_of "isolated start, $(sessions_label "$n") in its root" "$few_row") × | (the growth curve) |"
+	done
 	echo "| 1 tmux process per start, once the root has had one | $start_spawns | $(verdict "(( start_spawns == 1 ))") |"
 	echo "| 1 tmux process per legacy start of a root that has had one | $(spawns_of "$legacy_row") | $(verdict "(( $(spawns_of "$legacy_row") == 1 ))") |"
 	echo "| processes the panes of a session run: no more than the floor's ($floor_procs) | $start_procs | $(verdict "(( start_procs <= floor_procs ))") |"

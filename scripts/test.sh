@@ -79,6 +79,8 @@ echo "web page screenshot: $MAS_SCREENSHOT_DIR/web-ui.png"
 
 say "fuzz envfile (bounded)"
 go test -run '^$' -fuzz FuzzParse -fuzztime "${MAS_FUZZTIME:-15s}" -fuzzminimizetime 2s ./envfile
+say "fuzz the session index's reader against encoding/json (bounded)"
+go test -run '^$' -fuzz FuzzUnmarshalIndex -fuzztime "${MAS_FUZZTIME:-15s}" -fuzzminimizetime 2s ./isolated
 
 say "bats"
 bin_dir="$(mktemp -d)"

@@ -1,0 +1,137 @@
+package isolated
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// trickyStrings are strings encoding/json escapes or rewrites: quotes,
+// backslashes, controls, HTML's <>&, U+2028, invalid UTF-8, and text it
+// leaves alone.
+var trickyStrings = []string{
+	"", "a", "/root/sessions/0e3c", `say "hi"`, `C:\dir`, "tab\there", "line\nnext", "\b\f\r\x00\x1f\x7f",
+	"<script>&amp;</script>", "para\u2028sep\u2029", "bad\xffutf8\xc3", "\xed\xa0\x80", "é日本🙂", "\u00a0 nbsp",
+}
+
+func indexEntryFrom(s func() string) indexEntry {
+	return indexEntry{SessionID: s(), TmuxSession: s(), Status: Status(s()), CreatedAt: s(), WorkingDir: s(), LastActivity: s()}
+}
+
+func indexesToCheck() []*index {
+	ixs := []*index{
+		{Version: "1.0", Sessions: nil, LastUpdated: "2026-11-28T10:00:00Z"},
+		{Version: "1.0", Sessions: []indexEntry{}, LastUpdated: "2026-11-28T10:00:00Z"},
+		{Version: "1.0", Sessions: []indexEntry{{
+			SessionID: "0e3c3a52-8c1d-4d5e-9f00-1a2b3c4d5e6f", TmuxSession: "mas-0e3c3a52", Status: Active,
+			CreatedAt: "2026-11-28T10:00:00Z", WorkingDir: "/root/sessions/0e3c3a52-8c1d-4d5e-9f00-1a2b3c4d5e6f",
+		}}},
+	}
+	for _, t := range trickyStrings {
+		i := 0
+		ixs = append(ixs, &index{Version: t, LastUpdated: t, Sessions: []indexEntry{indexEntryFrom(func() string { i++; return t[:min(i, len(t))] + t })}})
+	}
+	r := rand.New(rand.NewPCG(28, 2026))
+	word := func() string {
+		var b strings.Builder
+		for range r.IntN(4) {
+			b.WriteString(trickyStrings[r.IntN(len(trickyStrings))])
+		}
+		return b.String()
+	}
+	for range 500 {
+		ix := &index{Version: word(), LastUpdated: word(), Sessions: []indexEntry{}}
+		for range r.IntN(5) {
+			ix.Sessions = append(ix.Sessions, indexEntryFrom(word))
+		}
+		ixs = append(ixs, ix)
+	}
+	return ixs
+}
+
+// The index is written byte for byte as encoding/json writes it, and read
+// back in its layout, not through encoding/json, as encoding/json reads it.
+func TestIndexIsWrittenAndReadAsEncodingJSONDoes(t *testing.T) {
+	for _, ix := range indexesToCheck() {
+		want, err := json.MarshalIndent(ix, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := marshalIndex(ix)
+		if string(got) != string(want) {
+			t.Fatalf("marshalIndex(%+v) =\n%s\nwant\n%s", ix, got, want)
+		}
+		var decoded index
+		if err := json.Unmarshal(want, &decoded); err != nil {
+			t.Fatal(err)
+		}
+		read, ok := parseIndexLayout(append(got, '\n'))
+		if !ok {
+			t.Fatalf("the layout of %s is not read as such", got)
+		}
+		if !reflect.DeepEqual(read, decoded) {
+			t.Fatalf("read %+v, encoding/json reads %+v", read, decoded)
+		}
+	}
+}
+
+// A file in another layout is read by encoding/json: what the original or
+// a person wrote reads as it did, and what is not JSON is an error.
+func TestIndexInAnotherLayoutIsReadByEncodingJSON(t *testing.T) {
+	canonical := string(marshalIndex(indexesToCheck()[2])) + "\n"
+	for name, data := range map[string]string{
+		"compact, as the original writes it": `{"version":"1.0","sessions":[{"sessionId":"a","tmuxSession":"mas-a","status":"active","createdAt":"t","workingDir":"/w"}],"lastUpdated":"t"}`,
+		"a field it does not know":           strings.Replace(canonical, `"status"`, `"note": "x",`+"\n      "+`"status"`, 1),
+		"a key in other case":                strings.Replace(canonical, `"sessionId"`, `"SessionID"`, 1),
+		"a field twice":                      strings.Replace(canonical, `"version": "1.0"`, `"version": "0.9", "version": "1.0"`, 1),
+		"fields in another order":            `{"lastUpdated": "t", "sessions": [], "version": "1.0"}`,
+		"CRLF line ends":                     strings.ReplaceAll(canonical, "\n", "\r\n"),
+		"no final newline":                   strings.TrimSuffix(canonical, "\n"),
+		"spaces after it":                    canonical + "  \n\t",
+	} {
+		t.Run(name, func(t *testing.T) {
+			var want index
+			if err := json.Unmarshal([]byte(data), &want); err != nil {
+				t.Fatal(err)
+			}
+			got, err := unmarshalIndex([]byte(data))
+			if err != nil || !reflect.DeepEqual(got, want) {
+				t.Fatalf("read %+v (%v), want %+v", got, err, want)
+			}
+		})
+	}
+	for name, data := range map[string]string{
+		"cut short":           canonical[:len(canonical)/2],
+		"something after it":  canonical + "x",
+		"a raw control byte":  strings.Replace(canonical, "mas-0e3c3a52", "mas-\x01", 1),
+		"an escape cut short": strings.Replace(canonical, "mas-0e3c3a52", `mas-\u12`, 1),
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := unmarshalIndex([]byte(data)); err == nil {
+				t.Fatalf("%q read without an error", data)
+			}
+		})
+	}
+}
+
+// Whatever the bytes, the index read is the one encoding/json reads, and
+// an error where it has one.
+func FuzzUnmarshalIndex(f *testing.F) {
+	for _, ix := range indexesToCheck()[:40] {
+		f.Add(append(marshalIndex(ix), '\n'))
+	}
+	f.Add([]byte(`{"version":"1.0","sessions":null,"lastUpdated":""}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var want index
+		werr := json.Unmarshal(data, &want)
+		got, err := unmarshalIndex(data)
+		if (err != nil) != (werr != nil) {
+			t.Fatalf("error %v, encoding/json's %v", err, werr)
+		}
+		if err == nil && !reflect.DeepEqual(got, want) {
+			t.Fatalf("read %+v, encoding/json reads %+v", got, want)
+		}
+	})
+}
