@@ -3,28 +3,10 @@
 package main
 
 import (
-	"syscall"
 	"testing"
 
 	"golang.org/x/sys/unix"
 )
-
-// inheritedPipe is a pipe whose descriptors a child would inherit, as a
-// test runner's FD 3 is.
-func inheritedPipe(t *testing.T) [2]int {
-	t.Helper()
-	var p [2]int
-	if err := syscall.Pipe2(p[:], 0); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { syscall.Close(p[0]); syscall.Close(p[1]) })
-	for _, fd := range p {
-		if closeOnExec(t, fd) {
-			t.Fatalf("descriptor %d starts close-on-exec", fd)
-		}
-	}
-	return p
-}
 
 func closeOnExec(t *testing.T, fd int) bool {
 	t.Helper()
@@ -36,9 +18,20 @@ func closeOnExec(t *testing.T, fd int) bool {
 }
 
 // No descriptor above stderr is left for a tmux server this process
-// starts; stdin, stdout and stderr are.
+// starts (a test runner's FD 3, a $(…) capture); stdin, stdout and stderr
+// are. closeInheritedFiles marks every descriptor of this test binary too,
+// which needs none of them across an exec.
 func TestInheritedFilesAreMarkedCloseOnExec(t *testing.T) {
-	p := inheritedPipe(t)
+	var p [2]int
+	if err := unix.Pipe2(p[:], 0); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { unix.Close(p[0]); unix.Close(p[1]) })
+	for _, fd := range []int{p[0], p[1], 0, 1, 2} {
+		if closeOnExec(t, fd) {
+			t.Fatalf("descriptor %d starts close-on-exec", fd)
+		}
+	}
 	closeInheritedFiles()
 	for _, fd := range p {
 		if !closeOnExec(t, fd) {

@@ -16,23 +16,38 @@ var trickyStrings = []string{
 	"<script>&amp;</script>", "para\u2028sep\u2029", "bad\xffutf8\xc3", "\xed\xa0\x80", "é日本🙂", "\u00a0 nbsp",
 }
 
+// indexEntryFrom is an entry whose fields take s's values in turn.
 func indexEntryFrom(s func() string) indexEntry {
 	return indexEntry{SessionID: s(), TmuxSession: s(), Status: Status(s()), CreatedAt: s(), WorkingDir: s(), LastActivity: s()}
 }
 
-func indexesToCheck() []*index {
+// oneSession is the index of a root with one session, as start writes it.
+var oneSession = &index{Version: "1.0", LastUpdated: "2026-11-28T10:00:00Z", Sessions: []indexEntry{{
+	SessionID: "0e3c3a52-8c1d-4d5e-9f00-1a2b3c4d5e6f", TmuxSession: "mas-0e3c3a52", Status: Active,
+	CreatedAt: "2026-11-28T10:00:00Z", WorkingDir: "/root/sessions/0e3c3a52-8c1d-4d5e-9f00-1a2b3c4d5e6f",
+}}}
+
+// fixedIndexes are an index with no list, one with an empty list, one
+// session, and an index of each tricky string.
+func fixedIndexes() []*index {
 	ixs := []*index{
 		{Version: "1.0", Sessions: nil, LastUpdated: "2026-11-28T10:00:00Z"},
 		{Version: "1.0", Sessions: []indexEntry{}, LastUpdated: "2026-11-28T10:00:00Z"},
-		{Version: "1.0", Sessions: []indexEntry{{
-			SessionID: "0e3c3a52-8c1d-4d5e-9f00-1a2b3c4d5e6f", TmuxSession: "mas-0e3c3a52", Status: Active,
-			CreatedAt: "2026-11-28T10:00:00Z", WorkingDir: "/root/sessions/0e3c3a52-8c1d-4d5e-9f00-1a2b3c4d5e6f",
-		}}},
+		oneSession,
 	}
-	for _, t := range trickyStrings {
+	for _, tricky := range trickyStrings {
+		// Each field gets another prefix of it, so that two fields
+		// swapped would show.
 		i := 0
-		ixs = append(ixs, &index{Version: t, LastUpdated: t, Sessions: []indexEntry{indexEntryFrom(func() string { i++; return t[:min(i, len(t))] + t })}})
+		next := func() string { i++; return tricky[:min(i, len(tricky))] + tricky }
+		ixs = append(ixs, &index{Version: tricky, LastUpdated: tricky, Sessions: []indexEntry{indexEntryFrom(next)}})
 	}
+	return ixs
+}
+
+// randomIndexes are 500 indexes of up to 4 sessions whose strings are made
+// of the tricky ones, always the same.
+func randomIndexes() []*index {
 	r := rand.New(rand.NewPCG(28, 2026))
 	word := func() string {
 		var b strings.Builder
@@ -41,6 +56,7 @@ func indexesToCheck() []*index {
 		}
 		return b.String()
 	}
+	var ixs []*index
 	for range 500 {
 		ix := &index{Version: word(), LastUpdated: word(), Sessions: []indexEntry{}}
 		for range r.IntN(5) {
@@ -51,10 +67,31 @@ func indexesToCheck() []*index {
 	return ixs
 }
 
+// The layout knows every field of the index: one added to the structs and
+// not to registry_json.go would be dropped from the file without a word.
+func TestIndexCodecKnowsEveryField(t *testing.T) {
+	for _, c := range []struct {
+		v    any
+		want []string
+	}{
+		{index{}, []string{"version", "sessions", "lastUpdated"}},
+		{indexEntry{}, []string{"sessionId", "tmuxSession", "status", "createdAt", "workingDir", "lastActivity,omitempty"}},
+	} {
+		typ := reflect.TypeOf(c.v)
+		var got []string
+		for f := range typ.Fields() {
+			got = append(got, f.Tag.Get("json"))
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s has the fields %q; registry_json.go writes and reads %q: update it", typ, got, c.want)
+		}
+	}
+}
+
 // The index is written byte for byte as encoding/json writes it, and read
 // back in its layout, not through encoding/json, as encoding/json reads it.
 func TestIndexIsWrittenAndReadAsEncodingJSONDoes(t *testing.T) {
-	for _, ix := range indexesToCheck() {
+	for _, ix := range append(fixedIndexes(), randomIndexes()...) {
 		want, err := json.MarshalIndent(ix, "", "  ")
 		if err != nil {
 			t.Fatal(err)
@@ -80,7 +117,7 @@ func TestIndexIsWrittenAndReadAsEncodingJSONDoes(t *testing.T) {
 // A file in another layout is read by encoding/json: what the original or
 // a person wrote reads as it did, and what is not JSON is an error.
 func TestIndexInAnotherLayoutIsReadByEncodingJSON(t *testing.T) {
-	canonical := string(marshalIndex(indexesToCheck()[2])) + "\n"
+	canonical := string(marshalIndex(oneSession)) + "\n"
 	for name, data := range map[string]string{
 		"compact, as the original writes it": `{"version":"1.0","sessions":[{"sessionId":"a","tmuxSession":"mas-a","status":"active","createdAt":"t","workingDir":"/w"}],"lastUpdated":"t"}`,
 		"a field it does not know":           strings.Replace(canonical, `"status"`, `"note": "x",`+"\n      "+`"status"`, 1),
@@ -119,7 +156,7 @@ func TestIndexInAnotherLayoutIsReadByEncodingJSON(t *testing.T) {
 // Whatever the bytes, the index read is the one encoding/json reads, and
 // an error where it has one.
 func FuzzUnmarshalIndex(f *testing.F) {
-	for _, ix := range indexesToCheck()[:40] {
+	for _, ix := range append(fixedIndexes(), randomIndexes()[:20]...) {
 		f.Add(append(marshalIndex(ix), '\n'))
 	}
 	f.Add([]byte(`{"version":"1.0","sessions":null,"lastUpdated":""}`))

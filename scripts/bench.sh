@@ -160,7 +160,7 @@ printf '#!/bin/sh\nexec sleep 3600\n' >"$work/bin/agent"
 chmod +x "$work/bin/agent"
 export MAS_AGENT_COMMAND="$work/bin/agent"
 tmux_log="$work/tmux.log"
-# BENCH_ARGV, when set, is where each call's argv is kept, NUL-separated.
+# BENCH_ARGV, when set, is where the last call's argv is kept, NUL-separated.
 printf '#!/bin/sh\necho x >>"%s"\n[ -z "$BENCH_ARGV" ] || printf %%s\\\\0 "$@" >"$BENCH_ARGV"\nexec "%s" "$@"\n' "$tmux_log" "$real_tmux" >"$work/bin/tmux"
 chmod +x "$work/bin/tmux"
 export PATH="$work/bin:$PATH"
@@ -211,8 +211,8 @@ for n in "${list_sizes[@]}"; do
 	MAS_ROOT="$work/list$n" "$mas" session list >/dev/null
 done
 lists_made="$(date +%s)"
-# Roots a start adds a session to, beside 1,000 and 5,000 others: the cost
-# of a start must not grow with the sessions a root has.
+# Roots a start adds a session to, beside 1,000 and 5,000 others: how the
+# cost of a start grows with the sessions a root has.
 start_sizes=(1000 5000)
 for n in "${start_sizes[@]}"; do
 	make_sessions "$ws/start$n" "$n"
@@ -333,11 +333,16 @@ start_cmd() { # ROOT [ENV...]
 floor_prep='"$real_tmux" kill-session -t =floor 2>/dev/null || true'
 # The tmux invocation of a start alone: the argv one start passed to tmux,
 # run again by hand, with no mas process (its session killed before).
-BENCH_ARGV="$work/start.argv" eval "$(start_cmd "$ws/root")" >/dev/null 2>&1
+BENCH_ARGV="$work/start.argv" eval "$(start_cmd "$ws/root")" >/dev/null
 mapfile -d '' -t start_argv <"$work/start.argv"
+replay_name=""
 for i in "${!start_argv[@]}"; do
 	[[ "${start_argv[i]}" == -s ]] && { replay_name="${start_argv[i + 1]}"; break; }
 done
+[[ "${start_argv[0]:-}" == new-session && -n "$replay_name" ]] || {
+	echo "bench: the start's last tmux call is not the one that builds its session: ${start_argv[*]:0:6}" >&2
+	exit 1
+}
 replay="$(printf '%q ' "$real_tmux" "${start_argv[@]}")"
 replay_prep="\"\$real_tmux\" kill-session -t =$replay_name 2>/dev/null || true"
 replay_row="a start's tmux invocation alone (its argv replayed, no mas process)"
@@ -475,8 +480,8 @@ start_rows=()
 for n in "${start_sizes[@]}"; do
 	start_rows+=("isolated start, $(sessions_label "$n") in its root" kill_mas_sessions "$(start_cmd "$ws/start$n")")
 done
-few_row="isolated start, the start rows' root again (in turns with the two after)"
-measure "$few_row" kill_mas_sessions "$(start_cmd "$ws/root")" "${start_rows[@]}"
+base_row="isolated start, the start rows' root again (the base of the rows after it)"
+measure "$base_row" kill_mas_sessions "$(start_cmd "$ws/root")" "${start_rows[@]}"
 kill_mas_sessions
 measure "isolated start, 65 MB of templates" 'kill_mas_sessions; rm -rf "$work/root65/sessions"' \
 	"MAS_SESSION_MODE=isolated MAS_ROOT='$work/root65' '$mas' start --no-attach"
@@ -519,7 +524,7 @@ start_spawns="$(spawns_of "isolated start --no-attach")"
 		echo "| start with the workspace on disk against the floor | $(ratio_of "isolated start, workspace on disk" "raw tmux floor (13 panes, one invocation)") × | (for reference) |"
 	fi
 	for n in "${start_sizes[@]}"; do
-		echo "| start at a root of $(sessions_label "$n") against the start rows' root: what they add | $(ratio_of "isolated start, $(sessions_label "$n") in its root" "$few_row") × | (the growth curve) |"
+		echo "| start at a root of $(sessions_label "$n") against the start rows' root: what they add | $(ratio_of "isolated start, $(sessions_label "$n") in its root" "$base_row") × | (the growth curve) |"
 	done
 	echo "| 1 tmux process per start, once the root has had one | $start_spawns | $(verdict "(( start_spawns == 1 ))") |"
 	echo "| 1 tmux process per legacy start of a root that has had one | $(spawns_of "$legacy_row") | $(verdict "(( $(spawns_of "$legacy_row") == 1 ))") |"

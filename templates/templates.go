@@ -95,17 +95,9 @@ func installTree(srcRoot, rel, dst string, keep bool) error {
 	})
 }
 
+// copyFile makes dst, which must not exist, a copy of the template name,
+// writable by its owner (an embedded template's mode is 0444).
 func copyFile(src fs.FS, name, dst string) error {
-	if embedded, ok := src.(embed.FS); ok {
-		// An embedded file is a few bytes already in memory: written in
-		// one call, with no copy buffer (io.Copy would take 32 KiB of new
-		// memory for each).
-		data, err := embedded.ReadFile(name)
-		if err != nil {
-			return err
-		}
-		return writeNew(dst, data, 0o644)
-	}
 	in, err := src.Open(name)
 	if err != nil {
 		return err
@@ -126,28 +118,24 @@ func copyFile(src fs.FS, name, dst string) error {
 	return out.Close()
 }
 
-// writeNew makes the file dst, which must not exist, holding data.
-func writeNew(dst string, data []byte, mode fs.FileMode) error {
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
-	if err != nil {
-		return err
-	}
-	if _, err := out.Write(data); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
-}
-
 // clone copies in to out, as a reflink (FICLONE) when both are files on a
-// filesystem that shares extents, else byte by byte.
+// filesystem that shares extents, else byte by byte. An embedded template
+// (a small file in memory) is read whole and written in one call: io.Copy
+// would take 32 KiB of new memory for each of them.
 func clone(out *os.File, in fs.File) error {
-	if f, ok := in.(*os.File); ok {
-		const ficlone = 0x40049409
-		if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, out.Fd(), ficlone, f.Fd()); errno == 0 {
-			return nil
+	f, ok := in.(*os.File)
+	if !ok {
+		data, err := io.ReadAll(in)
+		if err != nil {
+			return err
 		}
+		_, err = out.Write(data)
+		return err
 	}
-	_, err := io.Copy(out, in)
+	const ficlone = 0x40049409
+	if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, out.Fd(), ficlone, f.Fd()); errno == 0 {
+		return nil
+	}
+	_, err := io.Copy(out, f)
 	return err
 }
