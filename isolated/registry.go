@@ -202,21 +202,42 @@ func checkRegistry(root string) error {
 	return safefile.CheckReplaceable(filepath.Join(sessionsDir(root), indexName))
 }
 
-func readIndex(root string) (*index, error) {
-	path := filepath.Join(sessionsDir(root), indexName)
-	data, err := safefile.ReadFile(path, maxIndexSize)
-	if errors.Is(err, os.ErrNotExist) {
+func readIndex(root string) (*index, error) { return readIndexFile(root).decode() }
+
+// indexFile is what was read of the index file: its bytes, or an error;
+// neither when there is none.
+type indexFile struct {
+	path string
+	data []byte
+	err  error
+}
+
+func readIndexFile(root string) indexFile {
+	f := indexFile{path: filepath.Join(sessionsDir(root), indexName)}
+	data, err := safefile.ReadFile(f.path, maxIndexSize)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+	case errors.Is(err, safefile.ErrTooLarge):
+		f.err = &corruptIndexError{f.path, err}
+	case err != nil:
+		f.err = fmt.Errorf("read session index: %w", err)
+	default:
+		f.data = data
+	}
+	return f
+}
+
+// decode is the index the file holds: an empty one when there is no file.
+func (f indexFile) decode() (*index, error) {
+	switch {
+	case f.err != nil:
+		return nil, f.err
+	case f.data == nil:
 		return &index{Version: "1.0", Sessions: []indexEntry{}}, nil
 	}
-	if errors.Is(err, safefile.ErrTooLarge) {
-		return nil, &corruptIndexError{path, err}
-	}
+	ix, err := unmarshalIndex(f.data)
 	if err != nil {
-		return nil, fmt.Errorf("read session index: %w", err)
-	}
-	ix, err := unmarshalIndex(data)
-	if err != nil {
-		return nil, &corruptIndexError{path, err}
+		return nil, &corruptIndexError{f.path, err}
 	}
 	if ix.Sessions == nil {
 		ix.Sessions = []indexEntry{}
@@ -236,7 +257,13 @@ func (e *corruptIndexError) Error() string { return fmt.Sprintf("%s is corrupt: 
 // readOrRebuildIndex reads the index; a corrupt one is rebuilt from the
 // session directories, with a warning.
 func readOrRebuildIndex(root string, warn *report.Reporter) (*index, error) {
-	ix, err := readIndex(root)
+	return readIndexFile(root).decodeOrRebuild(root, warn)
+}
+
+// decodeOrRebuild is decode, with a corrupt index rebuilt from the
+// session directories of root.
+func (f indexFile) decodeOrRebuild(root string, warn *report.Reporter) (*index, error) {
+	ix, err := f.decode()
 	var corrupt *corruptIndexError
 	if errors.As(err, &corrupt) {
 		warn.Warnf("%v; rebuilding it from the session directories", err)
@@ -265,7 +292,12 @@ func rebuildIndex(root string) (*index, error) {
 
 func writeIndex(root string, ix *index, now time.Time) error {
 	ix.LastUpdated = timestamp(now)
-	return safefile.WriteAtomic(filepath.Join(sessionsDir(root), indexName), append(marshalIndex(ix), '\n'), 0o644)
+	return writeIndexFile(root, marshalIndex(ix))
+}
+
+// writeIndexFile replaces the index file by one that holds data.
+func writeIndexFile(root string, data []byte) error {
+	return safefile.WriteAtomic(filepath.Join(sessionsDir(root), indexName), append(data, '\n'), 0o644)
 }
 
 func appendJournal(root, id string, status Status, now time.Time) error {
@@ -295,30 +327,54 @@ func recordLocked(root string, e indexEntry, gone Status, now time.Time, warn *r
 	if err := checkRegistry(root); err != nil {
 		return err
 	}
-	ix, err := readOrRebuildIndex(root, warn)
-	if err != nil {
-		return err
-	}
-	i := slices.IndexFunc(ix.Sessions, func(x indexEntry) bool { return x.SessionID == e.SessionID })
 	journal := e.Status
-	switch {
-	case e.Status == "" && i >= 0:
-		ix.Sessions = slices.Delete(ix.Sessions, i, i+1)
+	if e.Status == "" {
 		journal = gone
-	case e.Status == "":
-		journal = gone
-	case i >= 0:
-		ix.Sessions[i].Status = e.Status
-		if e.LastActivity != "" {
-			ix.Sessions[i].LastActivity = e.LastActivity
-		}
-	default:
-		ix.Sessions = append(ix.Sessions, e)
 	}
-	if err := writeIndex(root, ix, now); err != nil {
+	if err := updateIndex(root, e, now, warn); err != nil {
 		return err
 	}
 	return appendJournal(root, e.SessionID, journal, now)
+}
+
+// updateIndex puts e in the index as recordLocked says. An index in the
+// layout mas writes is changed where e's entry is, the other entries'
+// bytes copied as they are (editIndexLayout); any other is read whole
+// (rebuilt when corrupt) and written again.
+func updateIndex(root string, e indexEntry, now time.Time, warn *report.Reporter) error {
+	f := readIndexFile(root)
+	if f.err == nil && f.data != nil {
+		if data, ok := editIndexLayout(f.data, e, timestamp(now)); ok {
+			return writeIndexFile(root, data)
+		}
+	}
+	ix, err := f.decodeOrRebuild(root, warn)
+	if err != nil {
+		return err
+	}
+	ix.Sessions = recorded(ix.Sessions, e)
+	return writeIndex(root, ix, now)
+}
+
+// recorded is the index's sessions with e recorded: the entry of its id
+// (the first, should there be more) takes its status, and its
+// lastActivity when it has one, or is taken out when its status is "";
+// an id not there is added.
+func recorded(sessions []indexEntry, e indexEntry) []indexEntry {
+	i := slices.IndexFunc(sessions, func(x indexEntry) bool { return x.SessionID == e.SessionID })
+	switch {
+	case e.Status == "" && i >= 0:
+		return slices.Delete(sessions, i, i+1)
+	case e.Status == "":
+		return sessions
+	case i >= 0:
+		sessions[i].Status = e.Status
+		if e.LastActivity != "" {
+			sessions[i].LastActivity = e.LastActivity
+		}
+		return sessions
+	}
+	return append(sessions, e)
 }
 
 func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }

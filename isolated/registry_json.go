@@ -34,7 +34,7 @@ const (
 
 // marshalIndex is json.MarshalIndent(ix, "", "  "), made directly.
 func marshalIndex(ix *index) []byte {
-	b := make([]byte, 0, 64+len(ix.Sessions)*256)
+	b := make([]byte, 0, indexSize(ix))
 	b = append(b, indexHead...)
 	b = appendJSONString(b, ix.Version)
 	b = append(b, indexSessions...)
@@ -49,27 +49,45 @@ func marshalIndex(ix *index) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = append(b, indexEntryOpen...)
-			b = appendJSONString(b, e.SessionID)
-			b = append(b, indexTmux...)
-			b = appendJSONString(b, e.TmuxSession)
-			b = append(b, indexStatus...)
-			b = appendJSONString(b, string(e.Status))
-			b = append(b, indexCreatedAt...)
-			b = appendJSONString(b, e.CreatedAt)
-			b = append(b, indexWorkingDir...)
-			b = appendJSONString(b, e.WorkingDir)
-			if e.LastActivity != "" {
-				b = append(b, indexActivity...)
-				b = appendJSONString(b, e.LastActivity)
-			}
-			b = append(b, indexEntryClose...)
+			b = appendEntry(b, e)
 		}
 		b = append(b, indexListClose...)
 	}
 	b = append(b, indexLastUpdated...)
 	b = appendJSONString(b, ix.LastUpdated)
 	return append(b, indexTail...)
+}
+
+// appendEntry appends e's entry in marshalIndex's layout, from the line
+// break before its "{" to its "}".
+func appendEntry(b []byte, e indexEntry) []byte {
+	b = append(b, indexEntryOpen...)
+	b = appendJSONString(b, e.SessionID)
+	b = append(b, indexTmux...)
+	b = appendJSONString(b, e.TmuxSession)
+	b = append(b, indexStatus...)
+	b = appendJSONString(b, string(e.Status))
+	b = append(b, indexCreatedAt...)
+	b = appendJSONString(b, e.CreatedAt)
+	b = append(b, indexWorkingDir...)
+	b = appendJSONString(b, e.WorkingDir)
+	if e.LastActivity != "" {
+		b = append(b, indexActivity...)
+		b = appendJSONString(b, e.LastActivity)
+	}
+	return append(b, indexEntryClose...)
+}
+
+// indexSize is the size of ix in marshalIndex's layout when no string
+// needs an escape: the one buffer it is written into.
+func indexSize(ix *index) int {
+	const quotes = 2
+	n := len(indexHead+indexSessions+"[]"+indexListClose+indexLastUpdated+indexTail) + len(ix.Version) + len(ix.LastUpdated) + 2*quotes
+	for _, e := range ix.Sessions {
+		n += len(","+indexEntryOpen+indexTmux+indexStatus+indexCreatedAt+indexWorkingDir+indexActivity+indexEntryClose) +
+			len(e.SessionID) + len(e.TmuxSession) + len(e.Status) + len(e.CreatedAt) + len(e.WorkingDir) + len(e.LastActivity) + 6*quotes
+	}
+	return n
 }
 
 // appendJSONString appends s as encoding/json writes it: as it is when it
@@ -100,7 +118,7 @@ func unmarshalIndex(data []byte) (index, error) {
 // parseIndexLayout reads an index in marshalIndex's layout; false for
 // anything else, which may still be JSON.
 func parseIndexLayout(data []byte) (index, bool) {
-	p := layoutReader{rest: data}
+	p := layoutReader{data: data}
 	var ix index
 	if !p.word(indexHead) || !p.str(&ix.Version) || !p.word(indexSessions) {
 		return index{}, false
@@ -132,8 +150,100 @@ func parseIndexLayout(data []byte) (index, bool) {
 	return ix, true
 }
 
-// layoutReader takes an index's layout apart from the front.
-type layoutReader struct{ rest []byte }
+// editIndexLayout is the index data holds changed as recordLocked changes
+// it (recorded) and stamped lastUpdated, made without reading the other
+// entries: their bytes are copied. That takes data in marshalIndex's
+// layout with every string as marshalIndex writes it, so that the result
+// is what marshalIndex would make of the changed index; false for any
+// other data.
+func editIndexLayout(data []byte, e indexEntry, lastUpdated string) ([]byte, bool) {
+	p := layoutReader{data: data}
+	if !p.word(indexHead) || !p.plain() || !p.word(indexSessions) {
+		return nil, false
+	}
+	list := p.at
+	var entries [][2]int // each entry's bytes, as appendEntry makes them
+	found := -1
+	switch {
+	case p.word("null"), p.word("[]"):
+	case p.word("["):
+		for {
+			start := p.at
+			id, ok := p.plainEntry()
+			if !ok {
+				return nil, false
+			}
+			if found < 0 && string(id) == e.SessionID {
+				found = len(entries)
+			}
+			entries = append(entries, [2]int{start, p.at})
+			if !p.word(",") {
+				break
+			}
+		}
+		if !p.word(indexListClose) {
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
+	if !p.word(indexLastUpdated) || !p.plain() || !p.word(indexTail) || !p.space() {
+		return nil, false
+	}
+
+	var changed []byte // e's entry as it is to be, nil when taken out
+	switch {
+	case e.Status == "":
+	case found >= 0:
+		var old indexEntry
+		at := entries[found]
+		r := layoutReader{data: data[:at[1]], at: at[0]}
+		if !r.entry(&old) {
+			return nil, false
+		}
+		changed = appendEntry(nil, recorded([]indexEntry{old}, e)[0])
+	default:
+		changed = appendEntry(nil, e)
+	}
+	b := make([]byte, 0, len(data)+len(changed)+len(lastUpdated))
+	b = append(b, data[:list]...)
+	n := 0
+	add := func(entry []byte) {
+		if n == 0 {
+			b = append(b, '[')
+		} else {
+			b = append(b, ',')
+		}
+		b = append(b, entry...)
+		n++
+	}
+	for i, at := range entries {
+		switch {
+		case i != found:
+			add(data[at[0]:at[1]])
+		case changed != nil:
+			add(changed)
+		}
+	}
+	if found < 0 && changed != nil {
+		add(changed)
+	}
+	if n == 0 {
+		b = append(b, "[]"...)
+	} else {
+		b = append(b, indexListClose...)
+	}
+	b = append(b, indexLastUpdated...)
+	b = appendJSONString(b, lastUpdated)
+	return append(b, indexTail...), true
+}
+
+// layoutReader takes an index's layout apart from the front: at is where
+// it has got to in data.
+type layoutReader struct {
+	data []byte
+	at   int
+}
 
 // entry takes one session's entry into e.
 func (p *layoutReader) entry(e *indexEntry) bool {
@@ -146,32 +256,51 @@ func (p *layoutReader) entry(e *indexEntry) bool {
 		p.word(indexEntryClose)
 }
 
+// plainEntry passes over one session's entry whose strings are all as
+// marshalIndex writes them, and returns its sessionId.
+func (p *layoutReader) plainEntry() ([]byte, bool) {
+	if !p.word(indexEntryOpen) {
+		return nil, false
+	}
+	start := p.at
+	ok := p.plain()
+	id := p.data[start+1 : max(p.at-1, start+1)]
+	ok = ok && p.word(indexTmux) && p.plain() &&
+		p.word(indexStatus) && p.plain() &&
+		p.word(indexCreatedAt) && p.plain() &&
+		p.word(indexWorkingDir) && p.plain() &&
+		(!p.word(indexActivity) || p.plain()) &&
+		p.word(indexEntryClose)
+	return id, ok
+}
+
 // word takes w when the rest starts with it.
 func (p *layoutReader) word(w string) bool {
-	if !bytes.HasPrefix(p.rest, []byte(w)) {
+	if !bytes.HasPrefix(p.data[p.at:], []byte(w)) {
 		return false
 	}
-	p.rest = p.rest[len(w):]
+	p.at += len(w)
 	return true
 }
 
 // str takes a JSON string into s: as it is when it holds no escape and
 // is valid UTF-8, else decoded by encoding/json.
 func (p *layoutReader) str(s *string) bool {
-	if len(p.rest) == 0 || p.rest[0] != '"' {
+	rest := p.data[p.at:]
+	if len(rest) == 0 || rest[0] != '"' {
 		return false
 	}
 	escaped := false
-	for i := 1; i < len(p.rest); i++ {
-		switch c := p.rest[i]; {
+	for i := 1; i < len(rest); i++ {
+		switch c := rest[i]; {
 		case c == '\\':
 			escaped = true
 			i++
 		case c < 0x20:
 			return false
 		case c == '"':
-			tok := p.rest[:i+1]
-			p.rest = p.rest[i+1:]
+			tok := rest[:i+1]
+			p.at += i + 1
 			if body := tok[1:i]; !escaped && utf8.Valid(body) {
 				*s = string(body)
 				return true
@@ -182,7 +311,35 @@ func (p *layoutReader) str(s *string) bool {
 	return false
 }
 
+// plain passes over a JSON string that is as marshalIndex writes it,
+// without an escape (appendJSONString): its bytes are its value.
+func (p *layoutReader) plain() bool {
+	rest := p.data[p.at:]
+	if len(rest) == 0 || rest[0] != '"' {
+		return false
+	}
+	ascii := true
+	for i := 1; i < len(rest); i++ {
+		switch c := rest[i]; {
+		case c < 0x20 || c == '\\' || c == '<' || c == '>' || c == '&':
+			return false
+		case c >= utf8.RuneSelf:
+			ascii = false
+		case c == '"':
+			// encoding/json escapes U+2028 and U+2029, and writes
+			// U+FFFD for bytes that are not UTF-8.
+			body := rest[1:i]
+			if !ascii && (!utf8.Valid(body) || bytes.Contains(body, []byte("\u2028")) || bytes.Contains(body, []byte("\u2029"))) {
+				return false
+			}
+			p.at += i + 1
+			return true
+		}
+	}
+	return false
+}
+
 // space says whether the rest is only what JSON allows after a value.
 func (p *layoutReader) space() bool {
-	return len(bytes.TrimLeft(p.rest, " \t\r\n")) == 0
+	return len(bytes.TrimLeft(p.data[p.at:], " \t\r\n")) == 0
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -45,14 +46,23 @@ func fixedIndexes() []*index {
 	return ixs
 }
 
+// plainStrings are strings encoding/json writes as they are.
+var plainStrings = []string{
+	"", "a", "active", "/root/sessions/0e3c", "mas-0e3c3a52", "2026-11-28T10:00:00Z", "é日本🙂", "\x7f", "sp ace", "'quote'",
+}
+
 // randomIndexes are 500 indexes of up to 4 sessions whose strings are made
 // of the tricky ones, always the same.
-func randomIndexes() []*index {
+func randomIndexes() []*index { return randomIndexesOf(trickyStrings) }
+
+// randomIndexesOf are 500 indexes of up to 4 sessions whose strings are
+// made of parts, always the same.
+func randomIndexesOf(parts []string) []*index {
 	r := rand.New(rand.NewPCG(28, 2026))
 	word := func() string {
 		var b strings.Builder
 		for range r.IntN(4) {
-			b.WriteString(trickyStrings[r.IntN(len(trickyStrings))])
+			b.WriteString(parts[r.IntN(len(parts))])
 		}
 		return b.String()
 	}
@@ -169,6 +179,100 @@ func FuzzUnmarshalIndex(f *testing.F) {
 		}
 		if err == nil && !reflect.DeepEqual(got, want) {
 			t.Fatalf("read %+v, encoding/json reads %+v", got, want)
+		}
+	})
+}
+
+// fullRecord is what updateIndex makes of data when it reads it whole: the
+// index decoded, e recorded, stamped lastUpdated, written again.
+func fullRecord(t *testing.T, data []byte, e indexEntry, lastUpdated string) []byte {
+	t.Helper()
+	ix, err := indexFile{data: data}.decode()
+	if err != nil {
+		t.Fatalf("the index edited in place does not read: %v\n%s", err, data)
+	}
+	ix.Sessions = recorded(ix.Sessions, e)
+	ix.LastUpdated = lastUpdated
+	return marshalIndex(ix)
+}
+
+// An index mas wrote is changed in place, the other entries copied, into
+// what reading it whole and writing it again makes: a session added, its
+// status and last activity changed, or its entry taken out.
+func TestIndexIsEditedInPlaceAsWhole(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 28))
+	plainOnly := func(ix *index) bool {
+		b := marshalIndex(ix)
+		return !strings.ContainsAny(string(b), `\<>&`) && !strings.Contains(string(b), "\uFFFD") && strings.ToValidUTF8(string(b), "") == string(b)
+	}
+	edited := 0
+	for _, ix := range slices.Concat(fixedIndexes(), randomIndexes(), randomIndexesOf(plainStrings)) {
+		data := marshalIndex(ix)
+		var ids []string
+		for _, e := range ix.Sessions {
+			ids = append(ids, e.SessionID)
+		}
+		for range 4 {
+			e := indexEntry{SessionID: "7f3c3a52-8c1d-4d5e-9f00-1a2b3c4d5e6f", TmuxSession: "mas-7f3c3a52", CreatedAt: "2026-11-28T11:00:00Z", WorkingDir: "/r/s/7f3c"}
+			if len(ids) > 0 && r.IntN(3) > 0 {
+				e.SessionID = ids[r.IntN(len(ids))]
+			}
+			e.Status = []Status{"", Creating, Active, Stopped}[r.IntN(4)]
+			if r.IntN(2) == 0 {
+				e.LastActivity = "2026-11-28T11:30:00Z"
+			}
+			got, ok := editIndexLayout(data, e, "2026-11-28T12:00:00Z")
+			if !ok {
+				if plainOnly(ix) {
+					t.Fatalf("an index mas wrote, of plain strings, is not edited in place:\n%s", data)
+				}
+				continue
+			}
+			edited++
+			if want := fullRecord(t, data, e, "2026-11-28T12:00:00Z"); string(got) != string(want) {
+				t.Fatalf("recording %+v in place gives\n%s\nwant\n%s\nfrom\n%s", e, got, want, data)
+			}
+		}
+	}
+	if edited < 500 {
+		t.Fatalf("only %d edits in place were checked", edited)
+	}
+}
+
+// An index in its layout but with a string mas writes otherwise (an
+// escape where mas writes the character, a character mas escapes) is read
+// whole, not edited in place.
+func TestIndexWrittenOtherwiseIsNotEditedInPlace(t *testing.T) {
+	canonical := string(marshalIndex(oneSession))
+	e := indexEntry{SessionID: oneSession.Sessions[0].SessionID, Status: Stopped}
+	for name, data := range map[string]string{
+		"an escape mas does not write": strings.Replace(canonical, "mas-0e3c3a52", `mas-\u0030e3c3a52`, 1),
+		"a < mas would escape":         strings.Replace(canonical, "/root/", "/<root>/", 1),
+		"U+2028 written as it is":      strings.Replace(canonical, "/root/", "/\u2028/", 1),
+		"bytes that are not UTF-8":     strings.Replace(canonical, "/root/", "/\xff/", 1),
+	} {
+		if _, ok := editIndexLayout([]byte(data), e, "2026-11-28T12:00:00Z"); ok {
+			t.Errorf("%s: edited in place", name)
+		}
+	}
+}
+
+// Whatever the bytes, an index edited in place is the one read whole and
+// written again.
+func FuzzEditIndex(f *testing.F) {
+	for _, ix := range append(fixedIndexes()[:3], randomIndexes()[:10]...) {
+		f.Add(marshalIndex(ix), "0e3c3a52-8c1d-4d5e-9f00-1a2b3c4d5e6f", "active", "")
+	}
+	f.Add(marshalIndex(oneSession), oneSession.Sessions[0].SessionID, "", "2026-11-28T11:30:00Z")
+	f.Add(marshalIndex(oneSession), oneSession.Sessions[0].SessionID, "stopped", "2026-11-28T11:30:00Z")
+	f.Fuzz(func(t *testing.T, data []byte, id, status, activity string) {
+		e := indexEntry{SessionID: id, TmuxSession: "mas-x", Status: Status(status), CreatedAt: "c", WorkingDir: "/w", LastActivity: activity}
+		got, ok := editIndexLayout(data, e, "2026-11-28T12:00:00Z")
+		if !ok {
+			return
+		}
+		if want := fullRecord(t, data, e, "2026-11-28T12:00:00Z"); string(got) != string(want) {
+			t.Fatalf("recording %+v in place gives\n%q\nwant\n%q", e, got, want)
 		}
 	})
 }

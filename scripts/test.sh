@@ -81,6 +81,8 @@ say "fuzz envfile (bounded)"
 go test -run '^$' -fuzz FuzzParse -fuzztime "${MAS_FUZZTIME:-15s}" -fuzzminimizetime 2s ./envfile
 say "fuzz the session index's reader against encoding/json (bounded)"
 go test -run '^$' -fuzz FuzzUnmarshalIndex -fuzztime "${MAS_FUZZTIME:-15s}" -fuzzminimizetime 2s ./isolated
+say "fuzz the session index edited in place against the index read whole (bounded)"
+go test -run '^$' -fuzz FuzzEditIndex -fuzztime "${MAS_FUZZTIME:-15s}" -fuzzminimizetime 2s ./isolated
 
 say "bats"
 bin_dir="$(mktemp -d)"
