@@ -204,12 +204,13 @@ func checkRegistry(root string) error {
 
 func readIndex(root string) (*index, error) { return readIndexFile(root).decode() }
 
-// indexFile is what was read of the index file: its bytes, or an error;
-// neither when there is none.
+// indexFile is what was read of the index file: its bytes, or an error,
+// or that there is none.
 type indexFile struct {
-	path string
-	data []byte
-	err  error
+	path    string
+	data    []byte
+	err     error
+	missing bool
 }
 
 func readIndexFile(root string) indexFile {
@@ -217,6 +218,7 @@ func readIndexFile(root string) indexFile {
 	data, err := safefile.ReadFile(f.path, maxIndexSize)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
+		f.missing = true
 	case errors.Is(err, safefile.ErrTooLarge):
 		f.err = &corruptIndexError{f.path, err}
 	case err != nil:
@@ -232,7 +234,7 @@ func (f indexFile) decode() (*index, error) {
 	switch {
 	case f.err != nil:
 		return nil, f.err
-	case f.data == nil:
+	case f.missing:
 		return &index{Version: "1.0", Sessions: []indexEntry{}}, nil
 	}
 	ix, err := unmarshalIndex(f.data)
@@ -343,7 +345,7 @@ func recordLocked(root string, e indexEntry, gone Status, now time.Time, warn *r
 // (rebuilt when corrupt) and written again.
 func updateIndex(root string, e indexEntry, now time.Time, warn *report.Reporter) error {
 	f := readIndexFile(root)
-	if f.err == nil && f.data != nil {
+	if f.err == nil && !f.missing {
 		if data, ok := editIndexLayout(f.data, e, timestamp(now)); ok {
 			return writeIndexFile(root, data)
 		}
