@@ -311,16 +311,9 @@ func claim(ctx context.Context, root, id string) (*os.File, error) {
 
 // owner returns the id of the session directory whose tmux name is name,
 // or "": the first in order should there be more, the one takenError
-// names. The names are read as the directory gives them, since
-// os.ReadDir's sorting and entries cost a start a few ms at 5,000
-// sessions.
+// names.
 func owner(root, name string) (string, error) {
-	d, err := os.Open(sessionsDir(root))
-	if err != nil {
-		return "", err
-	}
-	defer d.Close()
-	names, err := d.Readdirnames(-1)
+	names, err := sessionNames(root)
 	if err != nil {
 		return "", err
 	}

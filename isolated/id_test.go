@@ -84,4 +84,15 @@ func TestFind(t *testing.T) {
 	if _, err := Find(t.TempDir(), "deadbeef"); !errors.Is(err, ErrNoSession) {
 		t.Errorf("Find without sessions/: %v", err)
 	}
+	// A sessions directory that is a link is refused, whether the whole
+	// id is given or a prefix.
+	linked := t.TempDir()
+	if err := os.Symlink(filepath.Join(root, "sessions"), filepath.Join(linked, "sessions")); err != nil {
+		t.Fatal(err)
+	}
+	for _, ref := range []string{ids[2], "5d2c"} {
+		if got, err := Find(linked, ref); err == nil || errors.Is(err, ErrNoSession) {
+			t.Errorf("Find(%q) through a linked sessions directory = %q, %v; want it refused", ref, got, err)
+		}
+	}
 }

@@ -268,10 +268,12 @@ func (p *layoutReader) plainEntry() ([]byte, bool) {
 	ok = ok && p.word(indexTmux) && p.plain() &&
 		p.word(indexStatus) && p.plain() &&
 		p.word(indexCreatedAt) && p.plain() &&
-		p.word(indexWorkingDir) && p.plain() &&
-		(!p.word(indexActivity) || p.plain()) &&
-		p.word(indexEntryClose)
-	return id, ok
+		p.word(indexWorkingDir) && p.plain()
+	if ok && p.word(indexActivity) {
+		// marshalIndex leaves out an empty lastActivity (omitempty).
+		ok = p.plain() && !bytes.HasSuffix(p.data[:p.at], []byte(indexActivity+`""`))
+	}
+	return id, ok && p.word(indexEntryClose)
 }
 
 // word takes w when the rest starts with it.

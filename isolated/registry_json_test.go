@@ -244,12 +244,13 @@ func TestIndexIsEditedInPlaceAsWhole(t *testing.T) {
 // whole, not edited in place.
 func TestIndexWrittenOtherwiseIsNotEditedInPlace(t *testing.T) {
 	canonical := string(marshalIndex(oneSession))
-	e := indexEntry{SessionID: oneSession.Sessions[0].SessionID, Status: Stopped}
+	e := indexEntry{SessionID: "7f3c3a52-8c1d-4d5e-9f00-1a2b3c4d5e6f", Status: Stopped}
 	for name, data := range map[string]string{
 		"an escape mas does not write": strings.Replace(canonical, "mas-0e3c3a52", `mas-\u0030e3c3a52`, 1),
 		"a < mas would escape":         strings.Replace(canonical, "/root/", "/<root>/", 1),
 		"U+2028 written as it is":      strings.Replace(canonical, "/root/", "/\u2028/", 1),
 		"bytes that are not UTF-8":     strings.Replace(canonical, "/root/", "/\xff/", 1),
+		"an empty lastActivity":        strings.Replace(canonical, "\n    }", ",\n      \"lastActivity\": \"\"\n    }", 1),
 	} {
 		if _, ok := editIndexLayout([]byte(data), e, "2026-11-28T12:00:00Z"); ok {
 			t.Errorf("%s: edited in place", name)
@@ -265,6 +266,7 @@ func FuzzEditIndex(f *testing.F) {
 	}
 	f.Add(marshalIndex(oneSession), oneSession.Sessions[0].SessionID, "", "2026-11-28T11:30:00Z")
 	f.Add(marshalIndex(oneSession), oneSession.Sessions[0].SessionID, "stopped", "2026-11-28T11:30:00Z")
+	f.Add([]byte(strings.Replace(string(marshalIndex(oneSession)), "\n    }", ",\n      \"lastActivity\": \"\"\n    }", 1)), "b", "active", "")
 	f.Fuzz(func(t *testing.T, data []byte, id, status, activity string) {
 		e := indexEntry{SessionID: id, TmuxSession: "mas-x", Status: Status(status), CreatedAt: "c", WorkingDir: "/w", LastActivity: activity}
 		got, ok := editIndexLayout(data, e, "2026-11-28T12:00:00Z")

@@ -172,17 +172,17 @@ type Removal struct {
 // nothing or one session directory of the id its name begins. A directory
 // that a removal holds, at work on it, is left out.
 func Removals(root string) ([]Removal, error) {
-	entries, err := readSessionsDir(root)
+	names, err := sessionNames(root)
 	if err != nil {
 		return nil, err
 	}
 	var out []Removal
-	for _, e := range entries {
-		prefix, suffix, ok := strings.Cut(strings.TrimPrefix(e.Name(), removingPrefix), "-")
-		if !strings.HasPrefix(e.Name(), removingPrefix) || !ok || !isShortID(prefix) || suffix == "" {
+	for _, name := range names {
+		prefix, suffix, ok := strings.Cut(strings.TrimPrefix(name, removingPrefix), "-")
+		if !strings.HasPrefix(name, removingPrefix) || !ok || !isShortID(prefix) || suffix == "" {
 			continue
 		}
-		dir := filepath.Join(sessionsDir(root), e.Name())
+		dir := filepath.Join(sessionsDir(root), name)
 		f, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
 		if err != nil {
 			continue // a link, or gone since: no removal's
@@ -193,6 +193,7 @@ func Removals(root string) ([]Removal, error) {
 			out = append(out, r)
 		}
 	}
+	slices.SortFunc(out, func(a, b Removal) int { return strings.Compare(a.Dir, b.Dir) })
 	return out, nil
 }
 

@@ -16,9 +16,10 @@ func NoServer(err error) bool {
 
 // NoSession tells whether err is a tmux call whose target session does not
 // exist: "can't find session: …", "no such session: …" (a session id that
-// has ended), "session not found: …".
+// has ended), "session not found: …", or "no current target", a server
+// with no session at all (its last one just ended, or exit-empty is off).
 func NoSession(err error) bool {
-	return stderrHas(err, "can't find session", "no such session", "session not found")
+	return stderrHas(err, "can't find session", "no such session", "session not found", "no current target")
 }
 
 // ServerExited tells whether err is a tmux call whose server went away

@@ -17,6 +17,7 @@ func TestStderrPredicates(t *testing.T) {
 		{failed("error connecting to /tmp/tmux-0/x (No such file or directory)"), true, false, false, false, false, "the socket file is gone"},
 		{failed("can't find session: mas-1"), false, true, false, false, false, "an exact name that no session has"},
 		{failed("no such session: $3"), false, true, false, false, false, "a session id that has ended"},
+		{failed("no current target"), false, true, false, false, false, "a server with no session at all"},
 		{failed("server exited unexpectedly"), false, false, true, false, false, "the server was on its way out"},
 		{failed("lost server"), false, false, true, false, false, "tmux 2's words for it"},
 		{failed("duplicate session: mas-tmux"), false, false, false, true, false, "new-session of a name taken"},

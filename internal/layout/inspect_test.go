@@ -280,3 +280,19 @@ func TestSendFallsBackPaneByPane(t *testing.T) {
 		t.Errorf("no panes: %d, %v", n, err)
 	}
 }
+
+// A server that has no session at all (its last one just ended, or its
+// exit-empty is off) has none of the name asked for, and none is killed.
+func TestExistsOnAServerWithNoSession(t *testing.T) {
+	r := tmuxtest.Server(t)
+	ctx := context.Background()
+	if _, err := r.Batch(ctx, nil, []string{"start-server"}, []string{"set-option", "-g", "exit-empty", "off"}); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := Exists(ctx, r, "mas-0fccadef"); ok || err != nil {
+		t.Errorf("Exists on a server with no session = %v, %v; want false, no error", ok, err)
+	}
+	if err := Kill(ctx, r, "mas-0fccadef"); err != nil {
+		t.Errorf("Kill on a server with no session: %v", err)
+	}
+}
