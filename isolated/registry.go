@@ -297,9 +297,10 @@ func writeIndex(root string, ix *index, now time.Time) error {
 	return writeIndexFile(root, marshalIndex(ix))
 }
 
-// writeIndexFile replaces the index file by one that holds data.
-func writeIndexFile(root string, data []byte) error {
-	return safefile.WriteAtomic(filepath.Join(sessionsDir(root), indexName), append(data, '\n'), 0o644)
+// writeIndexFile replaces the index file by one that holds the pieces,
+// one after the other, and a line break.
+func writeIndexFile(root string, pieces ...[]byte) error {
+	return safefile.WritePiecesAtomic(filepath.Join(sessionsDir(root), indexName), 0o644, append(pieces, []byte("\n"))...)
 }
 
 func appendJournal(root, id string, status Status, now time.Time) error {
@@ -346,8 +347,8 @@ func recordLocked(root string, e indexEntry, gone Status, now time.Time, warn *r
 func updateIndex(root string, e indexEntry, now time.Time, warn *report.Reporter) error {
 	f := readIndexFile(root)
 	if f.err == nil && !f.missing {
-		if data, ok := editIndexLayout(f.data, e, timestamp(now)); ok {
-			return writeIndexFile(root, data)
+		if pieces, ok := editIndexLayout(f.data, e, timestamp(now)); ok {
+			return writeIndexFile(root, pieces...)
 		}
 	}
 	ix, err := f.decodeOrRebuild(root, warn)

@@ -151,36 +151,38 @@ func parseIndexLayout(data []byte) (index, bool) {
 }
 
 // editIndexLayout is the index data holds changed as recordLocked changes
-// it (recorded) and stamped lastUpdated, made without reading the other
-// entries: their bytes are copied. That takes data in marshalIndex's
-// layout with every string as marshalIndex writes it, so that the result
-// is what marshalIndex would make of the changed index; false for any
-// other data.
-func editIndexLayout(data []byte, e indexEntry, lastUpdated string) ([]byte, bool) {
+// it (recorded) and stamped lastUpdated, in pieces to be written one after
+// the other, most of them data's own bytes: the other entries are copied,
+// not read. That takes data in marshalIndex's layout with every string as
+// marshalIndex writes it, so that the result is what marshalIndex would
+// make of the changed index; false for any other data.
+func editIndexLayout(data []byte, e indexEntry, lastUpdated string) ([][]byte, bool) {
 	p := layoutReader{data: data}
 	if !p.word(indexHead) || !p.plain() || !p.word(indexSessions) {
 		return nil, false
 	}
 	list := p.at
-	var entries [][2]int // each entry's bytes, as appendEntry makes them
-	found := -1
+	// The entries run from first to last; e's, when there, from at[0]
+	// to at[1].
+	first, last, at := 0, 0, [2]int{-1, -1}
 	switch {
 	case p.word("null"), p.word("[]"):
 	case p.word("["):
+		first = p.at
 		for {
 			start := p.at
 			id, ok := p.plainEntry()
 			if !ok {
 				return nil, false
 			}
-			if found < 0 && string(id) == e.SessionID {
-				found = len(entries)
+			if at[0] < 0 && string(id) == e.SessionID {
+				at = [2]int{start, p.at}
 			}
-			entries = append(entries, [2]int{start, p.at})
 			if !p.word(",") {
 				break
 			}
 		}
+		last = p.at
 		if !p.word(indexListClose) {
 			return nil, false
 		}
@@ -194,9 +196,8 @@ func editIndexLayout(data []byte, e indexEntry, lastUpdated string) ([]byte, boo
 	var changed []byte // e's entry as it is to be, nil when taken out
 	switch {
 	case e.Status == "":
-	case found >= 0:
+	case at[0] >= 0:
 		var old indexEntry
-		at := entries[found]
 		r := layoutReader{data: data[:at[1]], at: at[0]}
 		if !r.entry(&old) {
 			return nil, false
@@ -205,37 +206,27 @@ func editIndexLayout(data []byte, e indexEntry, lastUpdated string) ([]byte, boo
 	default:
 		changed = appendEntry(nil, e)
 	}
-	b := make([]byte, 0, len(data)+len(changed)+len(lastUpdated))
-	b = append(b, data[:list]...)
-	n := 0
-	add := func(entry []byte) {
-		if n == 0 {
-			b = append(b, '[')
-		} else {
-			b = append(b, ',')
-		}
-		b = append(b, entry...)
-		n++
+	end := appendJSONString([]byte(indexListClose+indexLastUpdated), lastUpdated)
+	end = append(end, indexTail...)
+	empty := append([]byte("[]"), end[len(indexListClose):]...)
+	switch {
+	case first == 0 && changed == nil: // no entries, none added
+		return [][]byte{data[:list], empty}, true
+	case first == 0:
+		return [][]byte{data[:list], []byte("["), changed, end}, true
+	case at[0] < 0 && changed == nil: // an entry that is not there taken out
+		return [][]byte{data[:last], end}, true
+	case at[0] < 0:
+		return [][]byte{data[:last], []byte(","), changed, end}, true
+	case changed != nil:
+		return [][]byte{data[:at[0]], changed, data[at[1]:last], end}, true
+	case at[0] == first && at[1] == last: // the only entry taken out
+		return [][]byte{data[:list], empty}, true
+	case at[0] == first: // the first: with the comma after it
+		return [][]byte{data[:at[0]], data[at[1]+1 : last], end}, true
 	}
-	for i, at := range entries {
-		switch {
-		case i != found:
-			add(data[at[0]:at[1]])
-		case changed != nil:
-			add(changed)
-		}
-	}
-	if found < 0 && changed != nil {
-		add(changed)
-	}
-	if n == 0 {
-		b = append(b, "[]"...)
-	} else {
-		b = append(b, indexListClose...)
-	}
-	b = append(b, indexLastUpdated...)
-	b = appendJSONString(b, lastUpdated)
-	return append(b, indexTail...), true
+	// Another one: with the comma before it.
+	return [][]byte{data[:at[0]-1], data[at[1]:last], end}, true
 }
 
 // layoutReader takes an index's layout apart from the front: at is where

@@ -1,6 +1,7 @@
 package isolated
 
 import (
+	"bytes"
 	"encoding/json"
 	"math/rand/v2"
 	"reflect"
@@ -221,7 +222,8 @@ func TestIndexIsEditedInPlaceAsWhole(t *testing.T) {
 			if r.IntN(2) == 0 {
 				e.LastActivity = "2026-11-28T11:30:00Z"
 			}
-			got, ok := editIndexLayout(data, e, "2026-11-28T12:00:00Z")
+			pieces, ok := editIndexLayout(data, e, "2026-11-28T12:00:00Z")
+			got := bytes.Join(pieces, nil)
 			if !ok {
 				if plainOnly(ix) {
 					t.Fatalf("an index mas wrote, of plain strings, is not edited in place:\n%s", data)
@@ -269,10 +271,11 @@ func FuzzEditIndex(f *testing.F) {
 	f.Add([]byte(strings.Replace(string(marshalIndex(oneSession)), "\n    }", ",\n      \"lastActivity\": \"\"\n    }", 1)), "b", "active", "")
 	f.Fuzz(func(t *testing.T, data []byte, id, status, activity string) {
 		e := indexEntry{SessionID: id, TmuxSession: "mas-x", Status: Status(status), CreatedAt: "c", WorkingDir: "/w", LastActivity: activity}
-		got, ok := editIndexLayout(data, e, "2026-11-28T12:00:00Z")
+		pieces, ok := editIndexLayout(data, e, "2026-11-28T12:00:00Z")
 		if !ok {
 			return
 		}
+		got := bytes.Join(pieces, nil)
 		if want := fullRecord(t, data, e, "2026-11-28T12:00:00Z"); string(got) != string(want) {
 			t.Fatalf("recording %+v in place gives\n%q\nwant\n%q", e, got, want)
 		}

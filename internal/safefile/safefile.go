@@ -290,6 +290,12 @@ func check(path string, ok func(fs.FileMode) bool, notOK error) (fs.FileInfo, er
 // the session directories. An fsync costs milliseconds on a real disk,
 // several of them per start.
 func WriteAtomic(path string, data []byte, perm os.FileMode) error {
+	return WritePiecesAtomic(path, perm, data)
+}
+
+// WritePiecesAtomic is WriteAtomic of the pieces one after the other,
+// written as they are rather than copied into one buffer first.
+func WritePiecesAtomic(path string, perm os.FileMode, pieces ...[]byte) error {
 	if err := CheckReplaceable(path); err != nil {
 		return fmt.Errorf("write %w", err)
 	}
@@ -298,7 +304,11 @@ func WriteAtomic(path string, data []byte, perm os.FileMode) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	tmp := f.Name()
-	_, err = f.Write(data)
+	for _, piece := range pieces {
+		if _, err = f.Write(piece); err != nil {
+			break
+		}
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
