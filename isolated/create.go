@@ -310,8 +310,7 @@ func claim(ctx context.Context, root, id string) (*os.File, error) {
 }
 
 // owner returns the id of the session directory whose tmux name is name,
-// or "": the first in order should there be more, the one takenError
-// names.
+// or "": the least should there be more, the one takenError names.
 func owner(root, name string) (string, error) {
 	names, err := sessionNames(root)
 	if err != nil {

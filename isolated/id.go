@@ -6,6 +6,7 @@ package isolated
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -138,10 +139,14 @@ func Find(root, ref string) (string, error) {
 		if err := checkSessionsDir(root); err != nil {
 			return "", err
 		}
-		if _, err := os.Lstat(Dir(root, prefix)); err == nil {
+		_, err := os.Lstat(Dir(root, prefix))
+		switch {
+		case err == nil:
 			return prefix, nil
+		case errors.Is(err, fs.ErrNotExist):
+			return "", noSession(root, ref)
 		}
-		return "", fmt.Errorf("%w %s under %s", ErrNoSession, ref, filepath.Join(root, "sessions"))
+		return "", err
 	}
 	names, err := sessionNames(root)
 	if err != nil {
@@ -156,12 +161,17 @@ func Find(root, ref string) (string, error) {
 	slices.Sort(matches)
 	switch len(matches) {
 	case 0:
-		return "", fmt.Errorf("%w %s under %s", ErrNoSession, ref, filepath.Join(root, "sessions"))
+		return "", noSession(root, ref)
 	case 1:
 		return matches[0], nil
 	default:
 		return "", &AmbiguousError{Ref: ref, IDs: matches}
 	}
+}
+
+// noSession is the error of a reference to no session of root.
+func noSession(root, ref string) error {
+	return fmt.Errorf("%w %s under %s", ErrNoSession, ref, sessionsDir(root))
 }
 
 // IDs lists the ids of the session directories under root, sorted; names

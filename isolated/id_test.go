@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"mas/internal/safefile"
 )
 
 func TestValidateNewID(t *testing.T) {
@@ -91,8 +93,11 @@ func TestFind(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, ref := range []string{ids[2], "5d2c"} {
-		if got, err := Find(linked, ref); err == nil || errors.Is(err, ErrNoSession) {
+		if got, err := Find(linked, ref); !errors.Is(err, safefile.ErrSymlink) {
 			t.Errorf("Find(%q) through a linked sessions directory = %q, %v; want it refused", ref, got, err)
 		}
+	}
+	if _, err := Find(t.TempDir(), ids[0]); !errors.Is(err, ErrNoSession) {
+		t.Errorf("Find(whole id) without sessions/: %v", err)
 	}
 }

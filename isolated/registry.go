@@ -340,7 +340,7 @@ func recordLocked(root string, e indexEntry, gone Status, now time.Time, warn *r
 	return appendJournal(root, e.SessionID, journal, now)
 }
 
-// updateIndex puts e in the index as recordLocked says. An index in the
+// updateIndex records e in the index (recorded). An index in the
 // layout mas writes is changed where e's entry is, the other entries'
 // bytes copied as they are (editIndexLayout); any other is read whole
 // (rebuilt when corrupt) and written again.

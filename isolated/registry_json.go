@@ -10,10 +10,13 @@ import (
 // indent of two spaces, byte for byte, and a file in that layout is read
 // back by matching that layout from the front, without encoding/json's
 // reflection: at 5,000 sessions the two cost a start (which writes the
-// index twice) about 70 ms of CPU through encoding/json. A file in any
-// other layout (edited by hand, written by the original) is read by
-// encoding/json; both ways give the same index. A field added to index or
-// indexEntry must be added here too (TestIndexCodecKnowsEveryField).
+// index twice) about 70 ms of CPU through encoding/json. Recording one
+// session in such a file changes that session's entry in place, the
+// others' bytes copied (editIndexLayout). A file in any other layout
+// (edited by hand, written by the original) is read by encoding/json;
+// every way gives the same index. A field added to index or indexEntry
+// must be added here too, to marshalIndex, indexSize, entry and
+// plainEntry (TestIndexCodecKnowsEveryField).
 
 // What comes between the values of the layout: the fields' names, the
 // punctuation and the indent.
@@ -78,8 +81,9 @@ func appendEntry(b []byte, e indexEntry) []byte {
 	return append(b, indexEntryClose...)
 }
 
-// indexSize is the size of ix in marshalIndex's layout when no string
-// needs an escape: the one buffer it is written into.
+// indexSize is at least the size of ix in marshalIndex's layout when no
+// string needs an escape: the capacity of the one buffer it is written
+// into.
 func indexSize(ix *index) int {
 	const quotes = 2
 	n := len(indexHead+indexSessions+"[]"+indexListClose+indexLastUpdated+indexTail) + len(ix.Version) + len(ix.LastUpdated) + 2*quotes
@@ -150,10 +154,10 @@ func parseIndexLayout(data []byte) (index, bool) {
 	return ix, true
 }
 
-// editIndexLayout is the index data holds changed as recordLocked changes
-// it (recorded) and stamped lastUpdated, in pieces to be written one after
-// the other, most of them data's own bytes: the other entries are copied,
-// not read. That takes data in marshalIndex's layout with every string as
+// editIndexLayout is the index data holds with e recorded (recorded) and
+// stamped lastUpdated, in pieces to be written one after the other, most
+// of them data's own bytes: the other entries are checked and copied, not
+// decoded. That takes data in marshalIndex's layout with every string as
 // marshalIndex writes it, so that the result is what marshalIndex would
 // make of the changed index; false for any other data.
 func editIndexLayout(data []byte, e indexEntry, lastUpdated string) ([][]byte, bool) {
@@ -254,15 +258,18 @@ func (p *layoutReader) plainEntry() ([]byte, bool) {
 		return nil, false
 	}
 	start := p.at
-	ok := p.plain()
-	id := p.data[start+1 : max(p.at-1, start+1)]
-	ok = ok && p.word(indexTmux) && p.plain() &&
+	if !p.plain() {
+		return nil, false
+	}
+	id := p.data[start+1 : p.at-1]
+	ok := p.word(indexTmux) && p.plain() &&
 		p.word(indexStatus) && p.plain() &&
 		p.word(indexCreatedAt) && p.plain() &&
 		p.word(indexWorkingDir) && p.plain()
 	if ok && p.word(indexActivity) {
 		// marshalIndex leaves out an empty lastActivity (omitempty).
-		ok = p.plain() && !bytes.HasSuffix(p.data[:p.at], []byte(indexActivity+`""`))
+		start := p.at
+		ok = p.plain() && p.at-start > len(`""`)
 	}
 	return id, ok && p.word(indexEntryClose)
 }

@@ -232,6 +232,9 @@ func TestPruneFinishesInterruptedRemovals(t *testing.T) {
 	if !maps.Equal(got, want) {
 		t.Errorf("Removals: %q, want %q", got, want)
 	}
+	if !slices.IsSortedFunc(removals, func(a, b Removal) int { return strings.Compare(a.Dir, b.Dir) }) {
+		t.Errorf("Removals are not in the order of their names: %v", removals)
+	}
 
 	var warn strings.Builder
 	removed, finished, err := Prune(ctx, rec, root, testNow, report.New(&warn, false, false))
