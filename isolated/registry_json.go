@@ -16,7 +16,7 @@ import (
 // (edited by hand, written by the original) is read by encoding/json;
 // every way gives the same index. A field added to index or indexEntry
 // must be added here too, to marshalIndex, indexSize, entry and
-// plainEntry (TestIndexCodecKnowsEveryField).
+// writtenEntry (TestIndexCodecKnowsEveryField).
 
 // What comes between the values of the layout: the fields' names, the
 // punctuation and the indent.
@@ -162,7 +162,7 @@ func parseIndexLayout(data []byte) (index, bool) {
 // make of the changed index; false for any other data.
 func editIndexLayout(data []byte, e indexEntry, lastUpdated string) ([][]byte, bool) {
 	p := layoutReader{data: data}
-	if !p.word(indexHead) || !p.plain() || !p.word(indexSessions) {
+	if !p.word(indexHead) || !p.asWritten() || !p.word(indexSessions) {
 		return nil, false
 	}
 	list := p.at
@@ -175,7 +175,7 @@ func editIndexLayout(data []byte, e indexEntry, lastUpdated string) ([][]byte, b
 		first = p.at
 		for {
 			start := p.at
-			id, ok := p.plainEntry()
+			id, ok := p.writtenEntry()
 			if !ok {
 				return nil, false
 			}
@@ -193,7 +193,7 @@ func editIndexLayout(data []byte, e indexEntry, lastUpdated string) ([][]byte, b
 	default:
 		return nil, false
 	}
-	if !p.word(indexLastUpdated) || !p.plain() || !p.word(indexTail) || !p.space() {
+	if !p.word(indexLastUpdated) || !p.asWritten() || !p.word(indexTail) || !p.space() {
 		return nil, false
 	}
 
@@ -251,25 +251,21 @@ func (p *layoutReader) entry(e *indexEntry) bool {
 		p.word(indexEntryClose)
 }
 
-// plainEntry passes over one session's entry whose strings are all as
+// writtenEntry passes over one session's entry whose strings are all as
 // marshalIndex writes them, and returns its sessionId.
-func (p *layoutReader) plainEntry() ([]byte, bool) {
+func (p *layoutReader) writtenEntry() ([]byte, bool) {
 	if !p.word(indexEntryOpen) {
 		return nil, false
 	}
-	start := p.at
-	if !p.plain() {
-		return nil, false
-	}
-	id := p.data[start+1 : p.at-1]
-	ok := p.word(indexTmux) && p.plain() &&
-		p.word(indexStatus) && p.plain() &&
-		p.word(indexCreatedAt) && p.plain() &&
-		p.word(indexWorkingDir) && p.plain()
+	id, ok := p.written()
+	ok = ok && p.word(indexTmux) && p.asWritten() &&
+		p.word(indexStatus) && p.asWritten() &&
+		p.word(indexCreatedAt) && p.asWritten() &&
+		p.word(indexWorkingDir) && p.asWritten()
 	if ok && p.word(indexActivity) {
 		// marshalIndex leaves out an empty lastActivity (omitempty).
-		start := p.at
-		ok = p.plain() && p.at-start > len(`""`)
+		activity, written := p.written()
+		ok = written && len(activity) > 0
 	}
 	return id, ok && p.word(indexEntryClose)
 }
@@ -311,32 +307,50 @@ func (p *layoutReader) str(s *string) bool {
 	return false
 }
 
-// plain passes over a JSON string that is as marshalIndex writes it,
-// without an escape (appendJSONString): its bytes are its value.
-func (p *layoutReader) plain() bool {
+// written passes over a JSON string that is as marshalIndex writes it
+// and returns its value: its own bytes when it needs no escape, what
+// encoding/json reads of it when it has escapes that appendJSONString
+// would write. false for any other string, which could read the same and
+// still be written otherwise.
+func (p *layoutReader) written() ([]byte, bool) {
 	rest := p.data[p.at:]
 	if len(rest) == 0 || rest[0] != '"' {
-		return false
+		return nil, false
 	}
-	ascii := true
+	plain, ascii := true, true
 	for i := 1; i < len(rest); i++ {
 		switch c := rest[i]; {
-		case c < 0x20 || c == '\\' || c == '<' || c == '>' || c == '&':
-			return false
+		case c < 0x20:
+			return nil, false
+		case c == '\\':
+			plain = false
+			i++
+		case c == '<' || c == '>' || c == '&':
+			plain = false
 		case c >= utf8.RuneSelf:
 			ascii = false
 		case c == '"':
+			tok, body := rest[:i+1], rest[1:i]
+			p.at += i + 1
 			// encoding/json escapes U+2028 and U+2029, and writes
 			// U+FFFD for bytes that are not UTF-8.
-			body := rest[1:i]
-			if !ascii && (!utf8.Valid(body) || bytes.Contains(body, []byte("\u2028")) || bytes.Contains(body, []byte("\u2029"))) {
-				return false
+			if plain && (ascii || utf8.Valid(body) && !bytes.Contains(body, []byte("\u2028")) && !bytes.Contains(body, []byte("\u2029"))) {
+				return body, true
 			}
-			p.at += i + 1
-			return true
+			var v string
+			if json.Unmarshal(tok, &v) != nil || !bytes.Equal(appendJSONString(nil, v), tok) {
+				return nil, false
+			}
+			return []byte(v), true
 		}
 	}
-	return false
+	return nil, false
+}
+
+// asWritten passes over a JSON string that is as marshalIndex writes it.
+func (p *layoutReader) asWritten() bool {
+	_, ok := p.written()
+	return ok
 }
 
 // space says whether the rest is only what JSON allows after a value.
