@@ -279,32 +279,52 @@ func (p *layoutReader) word(w string) bool {
 	return true
 }
 
-// str takes a JSON string into s: as it is when it holds no escape and
-// is valid UTF-8, else decoded by encoding/json.
-func (p *layoutReader) str(s *string) bool {
+// token passes over a JSON string: tok is all of it, quotes and all.
+// escaped says it holds an escape, plain that it holds nothing
+// appendJSONString writes otherwise than as it is: no escape, no <, > or
+// &, and only valid UTF-8 other than U+2028 and U+2029.
+func (p *layoutReader) token() (tok []byte, escaped, plain, ok bool) {
 	rest := p.data[p.at:]
 	if len(rest) == 0 || rest[0] != '"' {
-		return false
+		return nil, false, false, false
 	}
-	escaped := false
+	html, ascii := false, true
 	for i := 1; i < len(rest); i++ {
 		switch c := rest[i]; {
+		case c < 0x20:
+			return nil, false, false, false
 		case c == '\\':
 			escaped = true
 			i++
-		case c < 0x20:
-			return false
+		case c == '<' || c == '>' || c == '&':
+			html = true
+		case c >= utf8.RuneSelf:
+			ascii = false
 		case c == '"':
-			tok := rest[:i+1]
+			tok, body := rest[:i+1], rest[1:i]
 			p.at += i + 1
-			if body := tok[1:i]; !escaped && utf8.Valid(body) {
-				*s = string(body)
-				return true
-			}
-			return json.Unmarshal(tok, s) == nil
+			// encoding/json escapes U+2028 and U+2029, and writes
+			// U+FFFD for bytes that are not UTF-8.
+			plain = !escaped && !html && (ascii || utf8.Valid(body) &&
+				!bytes.Contains(body, []byte("\u2028")) && !bytes.Contains(body, []byte("\u2029")))
+			return tok, escaped, plain, true
 		}
 	}
-	return false
+	return nil, false, false, false
+}
+
+// str takes a JSON string into s: as it is when it holds no escape and
+// is valid UTF-8, else decoded by encoding/json.
+func (p *layoutReader) str(s *string) bool {
+	tok, escaped, _, ok := p.token()
+	if !ok {
+		return false
+	}
+	if body := tok[1 : len(tok)-1]; !escaped && utf8.Valid(body) {
+		*s = string(body)
+		return true
+	}
+	return json.Unmarshal(tok, s) == nil
 }
 
 // written passes over a JSON string that is as marshalIndex writes it
@@ -313,38 +333,18 @@ func (p *layoutReader) str(s *string) bool {
 // would write. false for any other string, which could read the same and
 // still be written otherwise.
 func (p *layoutReader) written() ([]byte, bool) {
-	rest := p.data[p.at:]
-	if len(rest) == 0 || rest[0] != '"' {
+	tok, _, plain, ok := p.token()
+	switch {
+	case !ok:
+		return nil, false
+	case plain:
+		return tok[1 : len(tok)-1], true
+	}
+	var v string
+	if json.Unmarshal(tok, &v) != nil || !bytes.Equal(appendJSONString(nil, v), tok) {
 		return nil, false
 	}
-	plain, ascii := true, true
-	for i := 1; i < len(rest); i++ {
-		switch c := rest[i]; {
-		case c < 0x20:
-			return nil, false
-		case c == '\\':
-			plain = false
-			i++
-		case c == '<' || c == '>' || c == '&':
-			plain = false
-		case c >= utf8.RuneSelf:
-			ascii = false
-		case c == '"':
-			tok, body := rest[:i+1], rest[1:i]
-			p.at += i + 1
-			// encoding/json escapes U+2028 and U+2029, and writes
-			// U+FFFD for bytes that are not UTF-8.
-			if plain && (ascii || utf8.Valid(body) && !bytes.Contains(body, []byte("\u2028")) && !bytes.Contains(body, []byte("\u2029"))) {
-				return body, true
-			}
-			var v string
-			if json.Unmarshal(tok, &v) != nil || !bytes.Equal(appendJSONString(nil, v), tok) {
-				return nil, false
-			}
-			return []byte(v), true
-		}
-	}
-	return nil, false
+	return []byte(v), true
 }
 
 // asWritten passes over a JSON string that is as marshalIndex writes it.
